@@ -1,0 +1,268 @@
+/*
+ * pvox lang: gnuplot 5.4's expression language.
+ *
+ * Sources and tokens (with byte offsets for diagnostics), values (integer, complex double,
+ * string), the environment (variables, user functions, datablocks, builtins), the
+ * expression parser and bytecode compiler, the scalar VM and the vector VM.
+ *
+ * One compiler serves every use: commands and `print` (scalar), `using` specs (one data
+ * row at a time, or many rows through the vector form) and fills (runs of voxels through
+ * the vector form). Semantics follow gnuplot 5.4 exactly: `1/2` is 0, `-7/2` is -3,
+ * `10**6` is an integer, `**` overflowing to double, `^` is xor, strings join with `.`.
+ *
+ * Nothing here calls MPI: every rank runs the same code on the same input (SPMD).
+ */
+#ifndef PVOX_LANG_H
+#define PVOX_LANG_H
+
+#include "pvox/core.h"
+
+/* =====================================================================================
+ * Sources
+ * ===================================================================================== */
+
+/* A script or command text with its name and a line map. Immutable once created. */
+typedef struct pv_source {
+    char *name;        /* file name shown in diagnostics ("job.gp", "-e", "-") */
+    char *text;        /* the bytes, NUL-terminated */
+    size_t len;        /* bytes in text, excluding the NUL */
+    int first_line;    /* line number of text[0]: 1 for files, the origin line for macros */
+    size_t *line_off;  /* byte offset of the start of each line */
+    int nlines;        /* entries in line_off */
+} pv_source;
+
+/* Copy `text` (len bytes) into a new source. Returns NULL (PV_ENOMEM in ctx) on failure. */
+pv_source *pv_source_create(pv_ctx *ctx, const char *name, const char *text, size_t len,
+                            int first_line);
+void pv_source_destroy(pv_source *src);
+/* 1-based line and column (bytes) of offset `off`. */
+void pv_source_locate(const pv_source *src, size_t off, int *line, int *col);
+/* Record a located error at byte offset `off` of `src` (see pv_diag_at). Returns code. */
+pv_status pv_source_error(pv_ctx *ctx, pv_status code, const pv_source *src, size_t off,
+                          const char *fmt, ...) PV_PRINTF(5, 6);
+void pv_source_warn(pv_ctx *ctx, const pv_source *src, size_t off, const char *fmt, ...)
+    PV_PRINTF(4, 5);
+
+/* =====================================================================================
+ * Tokens
+ * ===================================================================================== */
+
+typedef enum pv_tok_kind {
+    PV_TK_EOF = 0,
+    PV_TK_NEWLINE,   /* end of a physical line (continuations `\`+newline are joined) */
+    PV_TK_SEMI,      /* ; */
+    PV_TK_NAME,      /* identifier or keyword: sval */
+    PV_TK_INT,       /* integer literal: ival */
+    PV_TK_REAL,      /* floating literal: dval */
+    PV_TK_STRING,    /* quoted string, escapes decoded: sval (len slen), quote char in op */
+    PV_TK_DOLLAR,    /* $name (datablock / grid): sval = "$name" */
+    PV_TK_COLUMN,    /* $N column reference: ival = N; `$#` has ival = -1 */
+    PV_TK_MACRO,     /* @name: sval = "name" */
+    PV_TK_OP,        /* operator or punctuation: op holds it, e.g. "**", "<=", "(", "[" */
+    PV_TK_HEREDOC    /* body of `$name << EOD` up to the terminator line: sval (len slen) */
+} pv_tok_kind;
+
+typedef struct pv_token {
+    pv_tok_kind kind;
+    size_t start, end;  /* byte offsets [start, end) in the source text */
+    int64_t ival;       /* PV_TK_INT, PV_TK_COLUMN */
+    double dval;        /* PV_TK_REAL */
+    char *sval;         /* NAME, STRING, DOLLAR, MACRO, HEREDOC (owned by the token list) */
+    size_t slen;        /* length of sval (strings may hold NUL bytes) */
+    char op[4];         /* PV_TK_OP: the operator text, NUL-terminated */
+} pv_token;
+
+typedef struct pv_toklist {
+    const pv_source *src;  /* borrowed; must outlive the list */
+    pv_token *tok;         /* ntok tokens, the last one PV_TK_EOF */
+    size_t ntok;
+} pv_toklist;
+
+/* Tokenise the whole source (comments dropped, `\` continuations joined, datablock bodies
+ * captured as one PV_TK_HEREDOC after the `<< EOD` tokens). Errors (unterminated string,
+ * bad character, unterminated datablock) are located. */
+pv_status pv_lex(pv_ctx *ctx, const pv_source *src, pv_toklist *out);
+void pv_toklist_fini(pv_toklist *tl);
+
+/* =====================================================================================
+ * Values
+ * ===================================================================================== */
+
+typedef enum pv_vtype {
+    PV_V_UNDEF = 0, /* no value (undefined result, e.g. 1/0) */
+    PV_V_INT,       /* 64-bit integer */
+    PV_V_CMPLX,     /* double; imaginary part im (0 for ordinary reals) */
+    PV_V_STR        /* string (owned, NUL-terminated) */
+} pv_vtype;
+
+typedef struct pv_value {
+    pv_vtype type;
+    int64_t i;    /* PV_V_INT */
+    double re;    /* PV_V_CMPLX real part */
+    double im;    /* PV_V_CMPLX imaginary part */
+    char *s;      /* PV_V_STR, owned */
+} pv_value;
+
+static inline pv_value pv_int(int64_t i) { pv_value v = {PV_V_INT, i, 0.0, 0.0, NULL}; return v; }
+static inline pv_value pv_real(double d) { pv_value v = {PV_V_CMPLX, 0, d, 0.0, NULL}; return v; }
+/* A new string value holding a copy of s (NULL on allocation failure). */
+pv_value pv_str(const char *s);
+void pv_value_free(pv_value *v);               /* frees the string; v becomes UNDEF */
+pv_value pv_value_copy(const pv_value *v);     /* deep copy */
+/* Numeric value as double (int converted; string → NaN). */
+double pv_value_real(const pv_value *v);
+
+/* Format a value the way gnuplot's `print` does ("0.333333333333333", "2.0", "1e+20",
+ * "{1.0, 1.73205080756888}", strings as they are). Returns a malloc'd string. */
+char *pv_value_format(const pv_value *v);
+/* gnuplot's gprintf(fmt, x) and sprintf(fmt, args...). Return malloc'd strings or NULL
+ * with an error recorded. */
+char *pv_gprintf(pv_ctx *ctx, const char *fmt, double x);
+char *pv_sprintf(pv_ctx *ctx, const char *fmt, const pv_value *args, int nargs);
+
+/* =====================================================================================
+ * Environment: variables, user functions, datablocks, builtins
+ * ===================================================================================== */
+
+typedef struct pv_env pv_env;
+typedef struct pv_code pv_code;
+
+/* One data row, for `$N`, column(N), stringcolumn(N), valid(N), $0 / column(0). */
+typedef struct pv_row {
+    int ncols;             /* columns in this row */
+    const double *val;     /* val[k] = numeric value of column k+1 (NaN if not numeric) */
+    const char *const *str;/* str[k] = text of column k+1 (may be NULL if unavailable) */
+    const bool *valid;     /* valid[k]: column k+1 present and numeric (NULL: all valid) */
+    int64_t line;          /* $0: index of the row within its data block, from 0 */
+    int64_t block;         /* column(-1): data block index */
+    int64_t index;         /* column(-2): dataset index */
+} pv_row;
+
+/* A builtin implemented outside lang (e.g. voxel() by the grid module). Receives the
+ * evaluated arguments; writes the result into *out. Must record errors through ctx. */
+typedef pv_status (*pv_builtin_fn)(pv_env *env, void *userdata, const pv_value *args,
+                                   int nargs, pv_value *out);
+
+pv_env *pv_env_create(pv_ctx *ctx);
+void pv_env_destroy(pv_env *env);
+pv_ctx *pv_env_ctx(pv_env *env);
+
+/* Variables. get returns NULL when undefined; set copies the value. */
+const pv_value *pv_env_get(const pv_env *env, const char *name);
+pv_status pv_env_set(pv_env *env, const char *name, const pv_value *v);
+/* Remove variables (gnuplot's `undefine`; a trailing `*` matches a prefix). Returns count. */
+int pv_env_undefine(pv_env *env, const char *pattern);
+/* Remove every variable, user function and datablock (`reset session`), then recreate the
+ * built-in variables (pi, NaN, GPVAL_*...). */
+void pv_env_clear(pv_env *env);
+
+/* User functions: `name(p1,...) = body`. Takes ownership of body and params. `text` is the
+ * definition as written, for `show functions`. */
+pv_status pv_env_define_func(pv_env *env, const char *name, int nparams, char **params,
+                             pv_code *body, const char *text);
+
+/* Datablocks: `$name` → lines. set takes ownership of the lines array and its strings. */
+pv_status pv_env_set_datablock(pv_env *env, const char *name, char **lines, size_t nlines);
+/* NULL if no such datablock. */
+char **pv_env_get_datablock(const pv_env *env, const char *name, size_t *nlines);
+bool pv_env_remove_datablock(pv_env *env, const char *name);
+
+/* Register an external builtin function (nargs = -1 for variadic). */
+pv_status pv_env_register_builtin(pv_env *env, const char *name, int nargs, pv_builtin_fn fn,
+                                  void *userdata);
+
+/* The data row seen by `$N` / column() during evaluation (NULL: not in a data context,
+ * where column() is an error as in gnuplot). Borrowed. */
+void pv_env_set_row(pv_env *env, const pv_row *row);
+
+/* =====================================================================================
+ * Token cursor: how commands (exec/) and expressions are parsed
+ * ===================================================================================== */
+
+typedef struct pv_cursor {
+    pv_ctx *ctx;
+    const pv_toklist *tl;  /* borrowed */
+    size_t pos;            /* current token */
+    size_t end;            /* one past the last token of this statement */
+} pv_cursor;
+
+/* Current token (PV_TK_EOF past the end). */
+const pv_token *pv_cur_peek(const pv_cursor *c);
+const pv_token *pv_cur_peek_at(const pv_cursor *c, size_t ahead);
+void pv_cur_next(pv_cursor *c);
+bool pv_cur_at_end(const pv_cursor *c);
+/* True if the current token is the operator `op`. */
+bool pv_cur_is_op(const pv_cursor *c, const char *op);
+/* If the current token is `op`, consume it and return true. */
+bool pv_cur_accept_op(pv_cursor *c, const char *op);
+/* gnuplot-style abbreviations: pattern "ou$tput" matches "ou", "out", ..., "output".
+ * is_word tests the current NAME token; accept_word also consumes it. */
+bool pv_cur_is_word(const pv_cursor *c, const char *pattern);
+bool pv_cur_accept_word(pv_cursor *c, const char *pattern);
+bool pv_word_matches(const char *word, const char *pattern);
+/* Located error at the current token ("expected ']' near ','" style). Returns code. */
+pv_status pv_cur_error(pv_cursor *c, pv_status code, const char *fmt, ...) PV_PRINTF(3, 4);
+void pv_cur_warn(pv_cursor *c, const char *fmt, ...) PV_PRINTF(2, 3);
+/* Byte offset of the current token (for errors reported later). */
+size_t pv_cur_offset(const pv_cursor *c);
+
+/* =====================================================================================
+ * Expressions: parse + compile, scalar evaluation
+ * ===================================================================================== */
+
+/* Parse one expression at the cursor and compile it to bytecode. Parsing stops before the
+ * first token that cannot continue the expression (`,` `:` `]` `)` `;` newline, a keyword
+ * such as `using`/`with`...). The ternary `a ? b : c` consumes its own `:`. Inside
+ * parentheses, `=` assignments and `,` serial evaluation are allowed as in gnuplot.
+ * On a syntax error: located PV_ESYNTAX, *out = NULL. */
+pv_status pv_parse_expr(pv_cursor *c, pv_code **out);
+void pv_code_destroy(pv_code *code);
+/* Source span of the expression (for messages). */
+void pv_code_span(const pv_code *code, size_t *start, size_t *end);
+/* True if the expression reads a data column ($N, column(), stringcolumn(), valid()). */
+bool pv_code_uses_columns(const pv_code *code);
+
+/* Evaluate. Runtime errors (undefined variable, type mismatch, `column()` outside a data
+ * context ...) are located at the offending token. A result that gnuplot calls an
+ * "undefined value" (e.g. 1/0) gives PV_V_UNDEF with PV_OK; callers decide whether that is
+ * an error (print: yes, a using spec: the point is skipped). */
+pv_status pv_eval(pv_env *env, const pv_code *code, pv_value *out);
+
+/* Convenience: evaluate and convert. Errors name what was expected. */
+pv_status pv_eval_real(pv_env *env, const pv_code *code, double *out);
+pv_status pv_eval_int(pv_env *env, const pv_code *code, int64_t *out);   /* truncates */
+pv_status pv_eval_string(pv_env *env, const pv_code *code, char **out);  /* malloc'd */
+
+/* =====================================================================================
+ * Vector form: one expression over many lanes (data rows or voxels)
+ * =====================================================================================
+ *
+ * pv_vcompile snapshots the environment: user functions are inlined and variables that are
+ * not lane inputs become constants, so the program is self-contained and thread-safe.
+ * Lane inputs are named slots: a variable name (e.g. "VoxelDistance") or a column "$4".
+ * Each evaluation supplies, per slot, a pointer and a stride (0: one value for all lanes,
+ * 1: one value per lane). Results are doubles; a lane whose value is undefined (1/0) or a
+ * string gives NaN. Every lane's result equals, bit for bit, pv_eval of the same
+ * expression with the same inputs converted to double.
+ */
+typedef struct pv_vcode pv_vcode;
+typedef struct pv_vscratch pv_vscratch;
+
+typedef struct pv_vinput {
+    const double *p;   /* values */
+    size_t stride;     /* 0 = uniform, 1 = per lane */
+} pv_vinput;
+
+/* Compile `code` for lanes. slots[k] names input k ("VoxelDistance", "x", "$4", ...).
+ * Fails (PV_ESCRIPT, located) if the expression cannot run in vector form (e.g. it uses
+ * strings or a builtin that has side effects); callers may then fall back to pv_eval. */
+pv_status pv_vcompile(pv_env *env, const pv_code *code, int nslots, const char *const *slots,
+                      pv_vcode **out);
+void pv_vcode_destroy(pv_vcode *vc);
+/* Per-thread scratch for up to max_lanes lanes per call. */
+pv_vscratch *pv_vscratch_create(const pv_vcode *vc, size_t max_lanes);
+void pv_vscratch_destroy(pv_vscratch *s);
+/* Evaluate n lanes (n <= max_lanes). Thread-safe given distinct scratch. */
+void pv_veval(const pv_vcode *vc, pv_vscratch *s, size_t n, const pv_vinput *in, double *out);
+
+#endif /* PVOX_LANG_H */
