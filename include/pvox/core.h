@@ -13,6 +13,7 @@
 #define PVOX_CORE_H
 
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -76,6 +77,7 @@ typedef struct pv_ctx {
     long nallocs;            /* pv_alloc calls so far (for fault injection) */
     double t_start;          /* MPI_Wtime() at creation */
     int warned_once_bits;    /* pv_warn_once() flags already used */
+    bool err_located;        /* err_msg is a located diagnostic (name:line:col: error: ...) */
 } pv_ctx;
 
 /* ---- context ---------------------------------------------------------------------- */
@@ -85,6 +87,10 @@ typedef struct pv_ctx {
 pv_ctx *pv_ctx_create(MPI_Comm world, const pv_options *opt);
 /* Free the context and its communicator. NULL is allowed. Collective. */
 void pv_ctx_destroy(pv_ctx *ctx);
+
+/* Fill *opt with the defaults: OpenMP's thread count, log level INFO, no limits, no
+ * progress, no fault injection. (Added by core.) */
+void pv_options_default(pv_options *opt);
 
 /* ---- errors ----------------------------------------------------------------------- */
 
@@ -118,10 +124,12 @@ void pv_err_clear(pv_ctx *ctx);
  * ctx->err_msg, so rank 0 can print it. Returns the agreed status. */
 pv_status pv_status_agree(pv_ctx *ctx, pv_status st);
 
-/* Exit code for a status (PV_OK → 0, syntax/script/range → 1, usage → 2, else 3). */
+/* Exit code for a status (PV_OK → 0, syntax/script/range → 1, usage → 2, else 3).
+ * PV_EEXIT gives 0: the caller uses ctx->exit_code, the code the script asked for. */
 int pv_status_exit_code(pv_status st);
 
-/* Print the recorded error on rank 0 to stderr (followed by a newline). */
+/* Print the recorded error on rank 0 to stderr (followed by a newline). A located message
+ * is printed as is; any other as "pvox: error: <message>". Nothing for PV_OK/PV_EEXIT. */
 void pv_err_print(pv_ctx *ctx);
 
 /* ---- logging (stderr; rank 0 only for info/debug unless --log-all-ranks) ------------ */
@@ -133,15 +141,47 @@ void pv_log_write(pv_ctx *ctx, pv_log_level lvl, const char *module, const char 
         if ((int)(lvl) <= (int)(ctx)->opt.log_level) pv_log_write(ctx, lvl, module, __VA_ARGS__); \
     } while (0)
 
-/* Print a plain message on rank 0's stderr exactly as given (no prefix), in one write. */
+/* Print a plain message on rank 0's stderr exactly as given (no prefix), in one write.
+ * Not filtered by -q or the log level: use it for what a script asks to print. */
 void pv_msg(pv_ctx *ctx, const char *fmt, ...) PV_PRINTF(2, 3);
 
-/* Warn (rank 0, stderr) only the first time `bit` (0..30) is used in this run. */
+/* Warn (rank 0, stderr) only the first time `bit` (0..30) is used in this run. Printed as
+ * "pvox: warning: <message>\n" (dropped only if the log level is below WARN). Call it on
+ * every rank (SPMD) so the flags stay identical. Bits in use: see PV_ONCE_* below. */
 void pv_warn_once(pv_ctx *ctx, int bit, const char *fmt, ...) PV_PRINTF(3, 4);
+
+/* Bits for pv_warn_once(): reserve one here (append) rather than picking a number. */
+enum {
+    PV_ONCE_PLOT_NOT_BUILT = 0, /* "plotting is not built yet" */
+    PV_ONCE_DEFAULT_OUTPUT = 1  /* where frames go when there is no `set output` */
+};
+
+/* ---- progress bars (rank 0, stderr, only with opt.progress) ------------------------ */
+
+/* One progress bar, owned by the caller (on the stack is fine). */
+typedef struct pv_progress {
+    const char *label;   /* borrowed; shown before the bar ("fill") */
+    int64_t total;       /* units of work in the phase (> 0) */
+    double t_begin;      /* pv_elapsed() at begin */
+    double t_drawn;      /* pv_elapsed() when last drawn */
+    int last_pct;        /* percentage last drawn, -1 before the first */
+    bool active;         /* drawing on this rank */
+} pv_progress;
+
+/* Start a bar for `total` units. Draws only on rank 0 and only if ctx->opt.progress.
+ * Not collective; call outside parallel regions (count inside, update after). */
+void pv_progress_begin(pv_ctx *ctx, pv_progress *p, const char *label, int64_t total);
+/* Report `done` units finished (0..total). Redraws at most ten times a second. */
+void pv_progress_update(pv_ctx *ctx, pv_progress *p, int64_t done);
+/* Finish the bar (draws 100% with the elapsed time and ends the line). */
+void pv_progress_end(pv_ctx *ctx, pv_progress *p);
 
 /* ---- memory ----------------------------------------------------------------------- */
 
-/* Allocate n bytes, tracked per rank. On failure records PV_ENOMEM and returns NULL. */
+/* Allocate n bytes, tracked per rank. On failure records PV_ENOMEM and returns NULL.
+ * Fails when the rank would hold more than opt.max_memory bytes (if set) and, for tests,
+ * on the opt.fail_alloc_at-th call. Not thread-safe: call outside parallel regions.
+ * pv_calloc checks count*size for overflow and returns zeroed memory. */
 void *pv_alloc(pv_ctx *ctx, size_t n);
 void *pv_calloc(pv_ctx *ctx, size_t count, size_t size);
 /* Free a block from pv_alloc; `n` must be the size it was allocated with. NULL is allowed. */
@@ -161,5 +201,33 @@ pv_status pv_bcast_bytes(pv_ctx *ctx, char **data, size_t *len);
 
 /* Seconds since the context was created. */
 double pv_elapsed(const pv_ctx *ctx);
+
+/* ---- small helpers (added by core) ------------------------------------------------ */
+
+/* A byte offset resolved to a line and column (see pv_locate). */
+typedef struct pv_loc {
+    int line;          /* line number, counting from first_line */
+    size_t col;        /* 1-based byte column */
+    size_t line_start; /* offset of the first byte of that line */
+    size_t line_len;   /* bytes in the line, without "\n" or "\r\n" */
+    size_t off;        /* the offset actually used (clamped into the text) */
+} pv_loc;
+
+/* Resolve `off` in text[0..len) to line and column. An offset past the end is clamped;
+ * one at the end of text ending in "\n" points at the end of the last line. Thread-safe. */
+void pv_locate(const char *text, size_t len, int first_line, size_t off, pv_loc *loc);
+
+/* Turn the recorded, not yet located error into a located one at `off` (for a callee's
+ * pv_err, e.g. "cannot open 'x.dat'", seen from the command that caused it). Does nothing
+ * if no error is recorded or it is located already. Returns ctx->err_code. */
+pv_status pv_err_locate(pv_ctx *ctx, const char *name, const char *text, size_t len,
+                        int first_line, size_t off);
+
+/* Short lowercase description of a status ("out of memory"). Never NULL. */
+const char *pv_status_str(pv_status st);
+
+/* printf into a malloc'd string (NULL on failure). Thread-safe. */
+char *pv_asprintf(const char *fmt, ...) PV_PRINTF(1, 2);
+char *pv_vasprintf(const char *fmt, va_list ap) PV_PRINTF(1, 0);
 
 #endif /* PVOX_CORE_H */

@@ -22,7 +22,9 @@ typedef enum pv_ds_kind {
 } pv_ds_kind;
 
 typedef enum pv_using_kind {
-    PV_USE_COLUMN,    /* a bare column number (or integer expression evaluated once) */
+    PV_USE_COLUMN,    /* a bare column number: N >= 1, 0 ($0), -1 (block), -2 (data set);
+                         or a plain expression (`using c:2`) evaluated once per iteration:
+                         an integer is the column, a string a header name */
     PV_USE_EXPR,      /* (expression) */
     PV_USE_HEADER     /* "column header name" */
 } pv_using_kind;
@@ -33,16 +35,39 @@ typedef struct pv_using_entry {
     int64_t column;   /* PV_USE_COLUMN once known */
     char *header;     /* PV_USE_HEADER */
     size_t off;       /* source offset, for messages */
+    /* Filled by pv_data_spec_parse from the expression's tokens (gnuplot decides some row
+     * skips from the text of the expression, not from its evaluation): */
+    int64_t last_dollar; /* the last $N (N >= 1) written in the expression, 0: none */
+    int nrefs;           /* entries in refs */
+    int64_t refs[8];     /* columns read through $N or column(<integer>), N >= 0 */
+    bool vector_ok;      /* no column()/stringcolumn()/valid()/$#/assignment in it */
 } pv_using_entry;
 
 /* Sampling for '+' / '++' and `sample [t=a:b]` ranges. Filled by the caller from the
  * settings (samples, isosamples, urange/vrange or, by pvox decision 4, x/y ranges). */
 typedef struct pv_sampling {
-    int samples1, samples2;        /* set samples s1,s2 */
-    int isosamples1, isosamples2;  /* set isosamples i1,i2 */
-    double u_min, u_max;           /* range of the first sampling variable */
-    double v_min, v_max;           /* range of the second */
+    int samples1, samples2;        /* set samples s1,s2 (>= 2) */
+    int isosamples1, isosamples2;  /* set isosamples i1,i2 (>= 2) */
+    double u_min, u_max;           /* range of the first sampling variable ('+': the x
+                                      range in plot and splot, '++': urange) */
+    double v_min, v_max;           /* range of the second ('++': vrange) */
 } pv_sampling;
+/* '++' takes samples1 points along u, and isosamples2 scan lines along v; with `set
+ * hidden3d` gnuplot takes isosamples1 points along u: the caller passes that as samples1.
+ * A step in the sample range (`[u=0:1:0.25]`) replaces the count. */
+
+/* `set datafile ...` options, stored by the settings module and passed by exec. */
+typedef struct pv_data_opts {
+    const char *separator;         /* NULL: whitespace; else the separator characters
+                                      ("," for comma, "\t" for tab) */
+    const char *missing;           /* `set datafile missing "X"`; NULL: none */
+    const char *commentschars;     /* NULL: "#" */
+    bool fortran;                  /* `set datafile fortran`: 1d2, 1D2, 1q2 are numbers */
+    const char *dummy[2];          /* '+'/'++': variables bound to u (and v) when the sample
+                                      range names none: gnuplot binds its dummies ("x" and
+                                      "y" by default) in plot and splot; NULL: none. The
+                                      previous values are restored after the iteration. */
+} pv_data_opts;
 
 typedef struct pv_data_spec {
     pv_ds_kind kind;
@@ -56,16 +81,31 @@ typedef struct pv_data_spec {
     bool has_sample_range[2];      /* `[t=a:b]` given for u (and v) */
     pv_code *sample_lo[2], *sample_hi[2]; /* their bounds, evaluated at iteration time */
     char *sample_var[2];           /* dummy variable names bound per sample (NULL: none) */
+    pv_code *sample_step[2];       /* `[t=a:b:step]` increment, NULL: use the sample counts */
+    int64_t skip;                  /* `skip N`: lines skipped at the start, 0 = none */
+    const pv_source *src;          /* source of the command (borrowed; must outlive the spec),
+                                      for messages at iteration time */
+    pv_code *name_expr;            /* source given as a string expression (check mode, or
+                                      before evaluation); name is filled in exec mode */
 } pv_data_spec;
 
 void pv_data_spec_init(pv_data_spec *ds);
 void pv_data_spec_fini(pv_data_spec *ds);
 
-/* Parse the data source at the cursor: a string expression (file name, '+', '++', '-'
- * not supported) or a $datablock, with an optional leading `sample [t=a:b]` range
- * handled by the caller. Then parse any `using`, `every`, `index` clauses that follow, in
- * any order; stops before other keywords (with, title, ...). */
+/* Parse the data source at the cursor: an optional `sample` keyword followed by one or two
+ * ranges `[t=a:b{:step}]` / `[a:b]`, then a string expression (file name, '+', '++'; '-'
+ * is an error) or a $datablock. Then parse any `using`, `every`, `index`, `skip` clauses
+ * that follow, in any order; stops before other keywords (with, title, ...).
+ * exec = false compiles the expressions and evaluates nothing; exec = true also evaluates
+ * the file name, `every`, `index` and `skip` numbers. Errors are located (PV_ESYNTAX /
+ * PV_ESCRIPT). On error ds may be partly filled: pv_data_spec_fini it anyway. */
 pv_status pv_data_spec_parse(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *ds);
+
+/* Parse one or two sample ranges `[t=a:b{:step}]` / `[a:b]` at the cursor into ds (the
+ * caller uses this when ranges precede the source without the `sample` keyword, as in
+ * `plot [t=0:1] '+'`). A range with no name leaves sample_var NULL; an empty bound leaves
+ * its code NULL (the value then comes from pv_sampling). */
+pv_status pv_data_sample_ranges_parse(pv_cursor *c, pv_data_spec *ds);
 
 /* Called once per accepted row with the evaluated using values (nvals of them, as doubles;
  * NaN for an undefined value). `row` gives the raw columns. Return PV_OK to continue,
@@ -74,8 +114,49 @@ typedef pv_status (*pv_row_fn)(void *ud, const double *vals, int nvals, const pv
 
 /* Iterate the source. For PV_DS_FILE the caller passes the file's bytes (text, len);
  * datablocks come from env; '+'/'++' from `samp`. Without a using clause the default
- * columns are 1..ndefault. Evaluation errors are located at the using entry. */
+ * columns are 1..ndefault, or fewer when the first data row has fewer columns (as gnuplot
+ * does: a one-column file gives nvals = 1, the caller then uses $0 = row->line as x);
+ * later rows with fewer columns are skipped. Evaluation errors are located at the using
+ * entry. */
 pv_status pv_data_iterate(pv_env *env, const pv_data_spec *ds, const char *text, size_t len,
                           const pv_sampling *samp, int ndefault, pv_row_fn fn, void *ud);
+
+/* ---- extended iteration: options, block boundaries, string results, batch mode ------ */
+
+typedef enum pv_data_event {
+    PV_DATA_POINT,     /* an accepted point (pt is set) */
+    PV_DATA_BLOCK_END, /* a blank line ended a data block / a '++' scan line (pt NULL) */
+    PV_DATA_SET_END    /* a second blank line ended a data set (`index` unit) (pt NULL) */
+} pv_data_event;
+
+typedef struct pv_data_point {
+    const double *vals;        /* nvals using values; NaN: undefined (1/0, NaN in the data,
+                                  a non-numeric string) */
+    const char *const *strs;   /* strs[k]: the string when entry k evaluated to a string
+                                  (vals[k] is then its numeric reading or NaN), else NULL */
+    int nvals;
+    const pv_row *row;         /* raw columns; in batch mode only numeric values (str NULL) */
+    int64_t point;             /* index of the line within its data block (`every` counts;
+                                  splot of a single column uses it as x) */
+} pv_data_point;
+
+typedef pv_status (*pv_data_event_fn)(void *ud, pv_data_event ev, const pv_data_point *pt);
+
+/* What gnuplot 5.4 does with a row (measured with `plot ... with table`):
+ * - a bare column that is absent, non-numeric or the missing string: row skipped;
+ *   a bare column holding NaN: kept, value NaN;
+ * - (expr): $N / column(N) of a non-numeric column give NaN (row kept); of a column equal
+ *   to the missing string (or an empty CSV field): row skipped; the last $N written in the
+ *   expression must exist in the row, else the row is skipped; an undefined result (1/0)
+ *   gives NaN (row kept);
+ * - $0 counts the rows selected by `every` within a data set (bad rows included);
+ *   column(-1) is the block within the data set, column(-2) the data set.
+ * opts NULL = gnuplot's defaults. batch = true evaluates expressions over many rows with the
+ * vector form (pv_vcompile with slots "$N" and the dummy variables) when every expression
+ * compiles for it, else falls back to pv_eval; the values are identical. The batch path
+ * calls fn after a chunk of rows has been read. */
+pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
+                             const char *text, size_t len, const pv_sampling *samp,
+                             int ndefault, bool batch, pv_data_event_fn fn, void *ud);
 
 #endif /* PVOX_DATAFILE_H */

@@ -80,7 +80,10 @@ typedef struct pv_toklist {
 
 /* Tokenise the whole source (comments dropped, `\` continuations joined, datablock bodies
  * captured as one PV_TK_HEREDOC after the `<< EOD` tokens). Errors (unterminated string,
- * bad character, unterminated datablock) are located. */
+ * bad character, missing exponent, unterminated datablock) are located; gnuplot would close
+ * an unterminated string at the end of its line, pvox refuses it. The heredoc body (sval) is the raw text of the lines between the
+ * `$name << EOD` line and the terminator, each line with its '\n'; the terminator is the
+ * first line that starts with the word (gnuplot compares a prefix: "EODX" ends "EOD"). */
 pv_status pv_lex(pv_ctx *ctx, const pv_source *src, pv_toklist *out);
 void pv_toklist_fini(pv_toklist *tl);
 
@@ -167,6 +170,27 @@ pv_status pv_env_set_datablock(pv_env *env, const char *name, char **lines, size
 char **pv_env_get_datablock(const pv_env *env, const char *name, size_t *nlines);
 bool pv_env_remove_datablock(pv_env *env, const char *name);
 
+/* Arrays (gnuplot 5.4 `array A[N]`, ARGV). set creates or replaces `name` with n elements,
+ * all PV_V_UNDEF ("<undefined>" when printed). get returns the elements (mutable: store an
+ * element with pv_value_free + pv_value_copy; index 1 of the script is element 0) and the
+ * count, or NULL if there is no such array. In expressions: A[i], |A|. */
+pv_status pv_env_set_array(pv_env *env, const char *name, size_t n);
+pv_value *pv_env_get_array(pv_env *env, const char *name, size_t *n);
+bool pv_env_remove_array(pv_env *env, const char *name);
+
+/* `set angles degrees|radians`: sin/cos/tan take degrees, asin/acos/atan/atan2/arg return
+ * degrees (complex arguments and results are scaled as a whole, as gnuplot does). Default
+ * radians; pv_env_clear does not change it (exec resets it on `reset`). Vector programs
+ * compiled afterwards use the new mode. */
+void pv_env_set_angles_degrees(pv_env *env, bool degrees);
+
+/* `show variables [prefix]` and `show functions` in gnuplot's format, written to out:
+ * "\n\tUser and default variables:\n\tpi = 3.14159265358979\n...\n" (with a prefix:
+ * "\tVariables beginning with a:") and "\n\tUser-Defined Functions:\n\tf(x)=x+1\n...\n".
+ * Variables and functions appear in order of first definition; strings are quoted. */
+void pv_env_show_variables(pv_env *env, FILE *out, const char *prefix);
+void pv_env_show_functions(pv_env *env, FILE *out);
+
 /* Register an external builtin function (nargs = -1 for variadic). */
 pv_status pv_env_register_builtin(pv_env *env, const char *name, int nargs, pv_builtin_fn fn,
                                   void *userdata);
@@ -223,9 +247,11 @@ void pv_code_span(const pv_code *code, size_t *start, size_t *end);
 bool pv_code_uses_columns(const pv_code *code);
 
 /* Evaluate. Runtime errors (undefined variable, type mismatch, `column()` outside a data
- * context ...) are located at the offending token. A result that gnuplot calls an
- * "undefined value" (e.g. 1/0) gives PV_V_UNDEF with PV_OK; callers decide whether that is
- * an error (print: yes, a using spec: the point is skipped). */
+ * context ...) are located at the offending token (inside a user function: at its call).
+ * A result that gnuplot calls an "undefined value" (e.g. 1/0, log(0), exp(1000), a
+ * missing column) gives PV_V_UNDEF with PV_OK: as gnuplot's flag, it spoils the whole
+ * expression; callers decide whether that is an error (print: yes, a using spec: the point
+ * is skipped). Numeric evaluation allocates nothing once the value stack has grown. */
 pv_status pv_eval(pv_env *env, const pv_code *code, pv_value *out);
 
 /* Convenience: evaluate and convert. Errors name what was expected. */
@@ -244,6 +270,13 @@ pv_status pv_eval_string(pv_env *env, const pv_code *code, char **out);  /* mall
  * 1: one value per lane). Results are doubles; a lane whose value is undefined (1/0) or a
  * string gives NaN. Every lane's result equals, bit for bit, pv_eval of the same
  * expression with the same inputs converted to double.
+ *
+ * Real arithmetic, comparisons, ternaries (both branches computed, then selected per lane),
+ * real math functions and external builtins run as loops over double arrays; a lane whose
+ * value might differ there (division by zero, a complex, int or undefined intermediate) is
+ * recomputed by the scalar VM, and expressions outside that subset (int arithmetic such as
+ * int(x)/2, strings) run every lane through the scalar VM (correct, ~10x slower). External
+ * builtins are called from the caller's threads and must be safe to call concurrently.
  */
 typedef struct pv_vcode pv_vcode;
 typedef struct pv_vscratch pv_vscratch;

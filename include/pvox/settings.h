@@ -7,9 +7,16 @@
  * evaluated or changed), exec = true evaluates and applies.
  *
  * Names gnuplot 5.4 knows but pvox does not draw are parsed (their arguments skipped) and
- * ignored with one warning per name; a name gnuplot does not know is an error naming it
- * (pvox decision 11). The interpreter handles `set print`, `set table`, `set vgrid` and
+ * ignored with one warning per name and run (`unset` of such a name is silent); a name
+ * gnuplot does not know is an error naming it (pvox decision 11). Option names accept
+ * gnuplot's abbreviations (`set xr`, `set out`, `set t`), measured on gnuplot 5.4.4. The interpreter handles `set print`, `set table`, `set vgrid` and
  * `set vxrange/vyrange/vzrange` itself before calling these.
+ *
+ * Reading the struct: every field below is plain data with gnuplot 5.4's fresh-start value
+ * after pv_settings_create (pvox's batch defaults where decision 10 says so). Colours are
+ * pv_color values; an `argb` is 0xAARRGGBB with gnuplot's convention that AA is the
+ * TRANSPARENCY (0 = opaque, 255 = invisible). Angles are in degrees unless noted.
+ * The renderer only reads; it never writes these fields.
  */
 #ifndef PVOX_SETTINGS_H
 #define PVOX_SETTINGS_H
@@ -17,6 +24,308 @@
 #include "pvox/lang.h"
 
 typedef struct pv_settings pv_settings; /* the struct is defined below: plain fields */
+
+/* ---- colours ---------------------------------------------------------------------- */
+
+typedef enum pv_color_kind {
+    PV_COLOR_DEFAULT = 0,  /* not given: the linetype's / element's own colour */
+    PV_COLOR_RGB,          /* `lc rgb "red"` / "#RRGGBB" / "#AARRGGBB" / 0xRRGGBB: argb */
+    PV_COLOR_LT,           /* `lc N` / `lt N`: colour of linetype `lt` */
+    PV_COLOR_PALETTE_Z,    /* `lc palette` / `lc palette z`: palette(cb of the z value) */
+    PV_COLOR_PALETTE_CB,   /* `lc palette cb V`: palette(cb = value) */
+    PV_COLOR_PALETTE_FRAC, /* `lc palette frac F`: palette(gray = value) */
+    PV_COLOR_VARIABLE,     /* `lc variable`: linetype from the last using column */
+    PV_COLOR_RGB_VARIABLE, /* `lc rgb variable`: 0xAARRGGBB from the last using column */
+    PV_COLOR_BLACK,        /* `lc black` (gnuplot's lt -1) */
+    PV_COLOR_BGND          /* `lc bgnd`: the background colour */
+} pv_color_kind;
+
+typedef struct pv_color {
+    pv_color_kind kind;
+    uint32_t argb;   /* PV_COLOR_RGB: 0xAARRGGBB, AA = transparency (0 opaque) */
+    int lt;          /* PV_COLOR_LT: linetype number (1-based) */
+    double value;    /* PV_COLOR_PALETTE_CB: cb value; PV_COLOR_PALETTE_FRAC: gray 0..1 */
+} pv_color;
+
+/* gnuplot's colour-name table (`show colornames`): exact name first, else the first table
+ * name that starts the given text (gnuplot's rule: "redd" is red). Case-sensitive.
+ * Returns false if no name matches. *rgb is 0x00RRGGBB. Thread-safe (static table). */
+bool pv_color_lookup(const char *name, uint32_t *rgb);
+/* The table name of an exact 0xRRGGBB value (first in table order) or NULL. */
+const char *pv_color_name(uint32_t rgb);
+/* Parse a colour string as gnuplot does: a name, "#RRGGBB", "#AARRGGBB", "0xRRGGBB" or
+ * "0xAARRGGBB". Returns false if it is none of those. */
+bool pv_color_parse_string(const char *text, uint32_t *argb);
+/* Number of names in the table and the k-th one (for `show colornames`). */
+int pv_color_count(void);
+const char *pv_color_at(int k, uint32_t *rgb);
+
+/* ---- line/point properties (`set style line`, `set linetype`, `lc/lw/pt/ps/dt`) ---- */
+
+typedef struct pv_lp {
+    bool defined;    /* this style / linetype slot was defined by the script */
+    int lt;          /* `lt N` given: linetype number (0 = not given); `lt -1` black */
+    pv_color lc;     /* line colour (PV_COLOR_DEFAULT if not given) */
+    double lw;       /* line width, default 1 */
+    int pt;          /* point type; -2 not given, -3 `pt variable`, -4 a character `pt "c"` */
+    double ps;       /* point size multiplier; -1 not given ("default"), -2 `ps variable` */
+    int dt;          /* dash type number, 0 = solid/not given (stored, not drawn) */
+    int pi;          /* pointinterval, 0 = not given */
+} pv_lp;
+
+/* ---- axes and ranges ---------------------------------------------------------------- */
+
+typedef enum pv_axis {
+    PV_AX_X = 0, PV_AX_Y, PV_AX_Z, PV_AX_CB, /* plot axes */
+    PV_AX_U, PV_AX_V, PV_AX_T,               /* dummy-variable ranges (`"++"`, parametric) */
+    PV_NAXES
+} pv_axis;
+
+typedef struct pv_range {
+    double min, max;         /* explicit limits (only meaningful where auto_* is false);
+                                stored as written: [1:0] keeps min = 1, max = 0 */
+    bool auto_min, auto_max; /* the end is autoscaled (`*` or empty, `set autoscale`) */
+    bool fix_min, fix_max;   /* `set autoscale xfix{min,max}`: do not extend to tics */
+    bool reverse;            /* `reverse` keyword (stored) */
+    bool writeback;          /* `writeback` keyword (stored) */
+    bool user_set;           /* a `set Xrange` / `set autoscale` touched it since start or
+                                reset (pvox decision 4 asks whether u/v were set) */
+    bool log;                /* `set logscale` (stored; pvox draws linear axes) */
+    double log_base;         /* its base, default 10 */
+} pv_range;
+
+typedef struct pv_tics {
+    bool on;                 /* tics drawn on this axis */
+    bool mirror;             /* mirrored on the opposite border */
+    bool outward;            /* `out` (default `in`) */
+    bool has_incr;           /* `set xtics {start,} incr {,end}` given */
+    double start, incr, end; /* with has_incr; start/end NaN when not given */
+    char *format;            /* `set format x` / `set xtics format` ("% h" default) */
+    double scale_major;      /* `set tics scale` (default 1) */
+    double scale_minor;      /* default 0.5 */
+    bool minor;              /* `set mxtics` (stored) */
+    double rotate;           /* label rotation in degrees (0 = not rotated) */
+    char *font;              /* tic label font, NULL = terminal's */
+} pv_tics;
+
+/* A text element: title, axis labels. */
+typedef struct pv_text {
+    char *text;              /* NULL or "" = none */
+    double offset[3];        /* `offset x,y{,z}` in character units (coordinate systems
+                                other than character are stored as numbers) */
+    char *font;              /* "name,size" or NULL */
+    pv_color tc;             /* `tc`/`textcolor`, PV_COLOR_DEFAULT = black */
+    double rotate;           /* `rotate by A` degrees; NaN = `rotate parallel` */
+    bool enhanced;           /* default true */
+} pv_text;
+
+/* ---- palette ------------------------------------------------------------------------ */
+
+typedef enum pv_palette_kind {
+    PV_PAL_RGBFORMULAE = 0,  /* `rgbformulae r,g,b` (default 7,5,15) */
+    PV_PAL_DEFINED,          /* `defined (...)`: gradient below */
+    PV_PAL_CUBEHELIX,        /* `cubehelix start s cycles c saturation s` */
+    PV_PAL_FUNCTIONS         /* reserved: `set palette functions ...` is parsed and
+                                leaves the palette unchanged (one warning) */
+} pv_palette_kind;
+
+typedef struct pv_grad_point {
+    double pos;              /* gray position, rescaled to [0,1], non-decreasing */
+    double r, g, b;          /* colour components in [0,1] */
+} pv_grad_point;
+
+typedef struct pv_palette {
+    pv_palette_kind kind;
+    bool gray;               /* `set palette gray`: gray ramp gray^(1/gamma) for r=g=b,
+                                overriding kind (`color` clears it) */
+    int formulae[3];         /* rgbformulae numbers (signed, -36..36), default 7,5,15 */
+    pv_grad_point *grad;     /* PV_PAL_DEFINED: ngrad points (owned), else NULL */
+    int ngrad;
+    bool negative;           /* `negative`: gray -> 1 - gray */
+    double gamma;            /* default 1.5 (only used by `gray`) */
+    int maxcolors;           /* 0 = continuous */
+    int model;               /* 0 RGB, 1 HSV, 2 CMY, 3 XYZ (stored; pvox draws RGB only) */
+    double ch_start, ch_cycles, ch_saturation; /* cubehelix, default 0.5, -1.5, 1 */
+} pv_palette;
+
+/* ---- everything else ---------------------------------------------------------------- */
+
+typedef enum pv_term_kind { PV_TERM_PNGCAIRO = 0, PV_TERM_PNG } pv_term_kind;
+
+typedef enum pv_fill_kind { PV_FILL_EMPTY = 0, PV_FILL_SOLID, PV_FILL_PATTERN } pv_fill_kind;
+
+typedef enum pv_key_pos { PV_KEY_LEFT, PV_KEY_RIGHT, PV_KEY_CENTER, PV_KEY_TOP, PV_KEY_BOTTOM }
+    pv_key_pos;
+
+typedef enum pv_layer { PV_LAYER_FRONT = 0, PV_LAYER_BACK, PV_LAYER_BEHIND } pv_layer;
+
+/* Plot styles for `set style data|function` (and `with` in plot commands). */
+typedef enum pv_plot_style {
+    PV_STYLE_LINES = 0, PV_STYLE_POINTS, PV_STYLE_LINESPOINTS, PV_STYLE_DOTS,
+    PV_STYLE_IMPULSES, PV_STYLE_PM3D, PV_STYLE_SURFACE, PV_STYLE_ISOSURFACE,
+    PV_STYLE_OTHER   /* a gnuplot style pvox does not draw (boxes, image, ...) */
+} pv_plot_style;
+
+typedef enum pv_c2c {
+    PV_C2C_MEAN = 0, PV_C2C_GEOMEAN, PV_C2C_HARMEAN, PV_C2C_RMS, PV_C2C_MEDIAN,
+    PV_C2C_MIN, PV_C2C_MAX, PV_C2C_C1, PV_C2C_C2, PV_C2C_C3, PV_C2C_C4
+} pv_c2c;
+
+/* set terminal (decision 10: only png and pngcairo; default pngcairo size 640,480) */
+typedef struct pv_term {
+    pv_term_kind kind;
+    int width, height;       /* pixels */
+    char *font;              /* "name,size" as given, NULL = default */
+    char *font_name;         /* the part before the comma, NULL = default */
+    double font_size;        /* points, 0 = default (12) */
+    double fontscale;        /* default 1 */
+    uint32_t background;     /* 0x00RRGGBB, default white */
+    bool transparent;        /* background transparent */
+    bool enhanced;           /* enhanced text (default on) */
+    bool crop;               /* png `crop` (stored) */
+    bool truecolor;          /* png `truecolor` (stored) */
+    double linewidth;        /* `linewidth`/`lw` terminal option, default 1 */
+} pv_term;
+
+/* set view rot_x, rot_z {, scale {, zscale}} | map | equal | azimuth */
+typedef struct pv_view {
+    double rot_x, rot_z;     /* degrees, default 60, 30; both in [0,360] */
+    double scale, zscale;    /* default 1, 1; > 0 */
+    double azimuth;          /* degrees, default 0 */
+    bool map;                /* `set view map` (rot_x = rot_z = 0) */
+    int equal;               /* 0 independent, 1 `equal xy`, 2 `equal xyz` */
+} pv_view;
+
+/* set key */
+typedef struct pv_key {
+    bool on;                 /* default true */
+    bool inside;             /* inside (default) / outside */
+    pv_key_pos hpos;         /* LEFT / RIGHT (default) / CENTER */
+    pv_key_pos vpos;         /* TOP (default) / BOTTOM / CENTER */
+    bool vertical;           /* default true */
+    bool box;                /* default false */
+    bool opaque;             /* default false */
+    bool reverse, invert;    /* default false */
+    bool left_justify;       /* `Left` (default `Right`) */
+    char *title;             /* key title or NULL */
+    double samplen;          /* default 4 (characters) */
+    double spacing;          /* default 1 */
+} pv_key;
+
+/* set colorbox */
+typedef struct pv_colorbox {
+    bool on;                 /* default true */
+    bool vertical;           /* default true */
+    bool user;               /* `user origin .. size ..` given */
+    double origin[2], size[2]; /* with user, screen coordinates */
+    bool border;             /* default true */
+    bool front;              /* default true */
+} pv_colorbox;
+
+/* set style fill */
+typedef struct pv_fill {
+    pv_fill_kind kind;       /* default empty */
+    double density;          /* solid density = opacity 0..1, default 1 */
+    bool transparent;        /* `transparent solid A` */
+    int pattern;             /* pattern number */
+    bool border;             /* default true */
+    pv_color border_color;   /* `border lc ...` / `border N` (PV_COLOR_LT) / default */
+} pv_fill;
+
+/* set pm3d */
+typedef struct pv_pm3d {
+    bool implicit;           /* any `set pm3d` makes it implicit (gnuplot), `explicit` not */
+    char at[8];              /* "s" (default) / "b" / "t" / combination, as given */
+    bool depthorder;         /* accepted; depth is always resolved (decision 8) */
+    bool depthorder_base;    /* `depthorder base` */
+    bool border_on;          /* `border {lc..} {lw..}`: outline each polygon */
+    pv_lp border;            /* its line properties */
+    bool lighting;           /* `lighting` */
+    double primary, specular, spec2; /* defaults 0.5, 0.2, 0; clamped to [0,1] */
+    int interp[2];           /* `interpolate n,m`, default 1,1 */
+    pv_c2c corners2color;    /* default mean */
+    bool clip_z;             /* `clip z` (default true); false = clip1in/clip4in */
+    bool ftriangles;         /* stored */
+    int scans;               /* 0 auto, 1 forward, 2 backward, 3 depthorder (stored) */
+} pv_pm3d;
+
+/* set jitter */
+typedef struct pv_jitter {
+    bool on;                 /* default false */
+    double spread;           /* default 1 (s <= 0 becomes 1) */
+    double overlap;          /* in character units, default 1 (stored) */
+    double wrap;             /* 0 = no wrap (stored) */
+    int style;               /* 0 swarm, 1 square, 2 vertical (stored) */
+} pv_jitter;
+
+/* set datafile */
+typedef struct pv_datafile {
+    char separator;          /* 0 = whitespace (default), else the character */
+    char *missing;           /* missing-value string or NULL */
+    char *commentschars;     /* default "#" */
+} pv_datafile;
+
+struct pv_settings {
+    pv_ctx *ctx;
+
+    pv_term term;            /* set terminal */
+    char *output;            /* `set output "file"`; NULL = none (decision 10 naming) */
+
+    pv_range range[PV_NAXES];/* x, y, z, cb, u, v, t (index = pv_axis) */
+    pv_tics tics[4];         /* x, y, z, cb tics (index = pv_axis) */
+    bool tics_front;         /* `set tics front` */
+
+    pv_view view;            /* set view */
+
+    /* set xyplane (= ticslevel) */
+    bool xyplane_absolute;   /* true: `at z`, false: `relative r` */
+    double xyplane_z;        /* the `at` height */
+    double xyplane_rel;      /* the relative value r, default 0.5 */
+
+    /* set border */
+    int border;              /* bits (default 31); 0 = `unset border` */
+    pv_layer border_layer;   /* front (default) / back / behind */
+    pv_lp border_lp;         /* lw / lc / lt / dt of the border (lc default black) */
+
+    pv_key key;              /* set key */
+    pv_text title;           /* set title */
+    pv_text label[4];        /* label[PV_AX_X..PV_AX_CB]: xlabel ylabel zlabel cblabel */
+    pv_palette palette;      /* set palette */
+    pv_colorbox colorbox;    /* set colorbox */
+    pv_fill fill;            /* set style fill */
+    pv_plot_style style_data;     /* default points */
+    pv_plot_style style_function; /* default lines */
+    pv_pm3d pm3d;            /* set pm3d */
+
+    int samples[2];          /* set samples s1{,s2}, default 100,100 */
+    int isosamples[2];       /* set isosamples i1{,i2}, default 10,10 */
+    bool hidden3d;           /* set hidden3d (stored; affects "++" sample counts) */
+    bool surface;            /* set surface (default true, stored) */
+    pv_jitter jitter;        /* set jitter */
+
+    /* set isosurface */
+    bool iso_triangles;      /* `triangles` (default mixed) */
+    int iso_inside_offset;   /* `insidecolor N` (default 1), 0 = `noinsidecolor` */
+
+    double pointsize;        /* default 1 */
+    double pointintervalbox; /* default 1 */
+
+    /* set style line N / set linetype N (index = tag; slot 0 unused; check .defined) */
+    pv_lp *linestyle;        /* nlinestyle slots */
+    int nlinestyle;
+    pv_lp *linetype;         /* user-defined linetypes (kept by `reset`) */
+    int nlinetype;
+
+    pv_datafile datafile;    /* set datafile */
+    char dummy[2][32];       /* dummy variable names, default "x", "y" */
+    bool angles_degrees;     /* `set angles degrees` (trig is the lang module's job) */
+    bool parametric;         /* stored (warned: not drawn) */
+    bool polar;              /* stored (warned: not drawn) */
+    bool macros;             /* stored; macros are always on in 5.4 */
+    bool clip_points;        /* stored */
+
+    unsigned char *warned;   /* internal: warn-once flags of this run (not reset) */
+};
 
 pv_settings *pv_settings_create(pv_ctx *ctx);
 void pv_settings_destroy(pv_settings *s);
@@ -31,5 +340,21 @@ pv_status pv_settings_set(pv_settings *s, pv_env *env, pv_cursor *c, bool exec);
 pv_status pv_settings_unset(pv_settings *s, pv_env *env, pv_cursor *c, bool exec);
 /* `show` writes to `out` (the caller passes stderr on rank 0, NULL elsewhere). */
 pv_status pv_settings_show(pv_settings *s, pv_env *env, pv_cursor *c, bool exec, FILE *out);
+
+/* ---- helpers for plot commands (exec/plot.c) ---------------------------------------- */
+
+/* Parse a colour spec at the cursor, just AFTER `lc`/`linecolor`/`tc`/`fc`: `rgb "red"`,
+ * `rgb 0xRRGGBB`, `rgb variable`, `"red"`, `N`, `palette {z|cb V|frac F}`, `variable`,
+ * `black`, `bgnd`. exec = false only compiles. Located errors with gnuplot's wording. */
+pv_status pv_settings_parse_color(pv_env *env, pv_cursor *c, bool exec, pv_color *out);
+/* Parse line/point properties (`lt ls lc lw pt ps dt pi` and long forms) until a word that
+ * is not one of them; fills only what was given into *lp (linestyles from `s` when `ls N`).
+ * Returns PV_OK having consumed nothing if no property is present. */
+pv_status pv_settings_parse_lp(pv_settings *s, pv_env *env, pv_cursor *c, bool exec, pv_lp *lp);
+/* The effective colour 0x00RRGGBB of linetype `lt` (1-based; user `set linetype` first,
+ * then gnuplot's default cycle of 8). lt <= 0 gives black. */
+uint32_t pv_settings_lt_rgb(const pv_settings *s, int lt);
+/* A fresh pv_lp with "not given" values. */
+pv_lp pv_lp_default(void);
 
 #endif /* PVOX_SETTINGS_H */

@@ -1,0 +1,122 @@
+/*
+ * pvox grid: distributed cubic voxel grids.
+ *
+ * A grid of N×N×N float voxels is split into z-slabs: rank r owns planes [z0, z1),
+ * balanced to within one plane. Storage is x fastest, then y, then z:
+ * idx = (iz - z0)·N² + iy·N + ix. Node i on an axis sits at min + i·delta with
+ * delta = (max - min)/(N - 1). A coordinate maps to a node with gnuplot's rule
+ * ceil((c - min)/delta), inside only if min <= c <= max (gnuplot-voxel.md §3).
+ *
+ * Sizes are int64_t/size_t: N³ passes 2³¹. The only size limit is memory, checked
+ * collectively before allocating (decision 1).
+ */
+#ifndef PVOX_GRID_H
+#define PVOX_GRID_H
+
+#include "pvox/core.h"
+
+/* ---- slab decomposition (plain arithmetic, no MPI) ---------------------------------- */
+
+/* Planes [*z0, *z1) of rank `rank` among `nranks` for an n-plane grid. The first n % nranks
+ * ranks get one extra plane. */
+void pv_decomp_slab(int64_t n, int nranks, int rank, int64_t *z0, int64_t *z1);
+/* The rank owning plane iz (0 <= iz < n). */
+int pv_decomp_owner(int64_t n, int nranks, int64_t iz);
+
+/* ---- memory limit ----------------------------------------------------------------- */
+
+/* Bytes this rank may use for grids: the smallest of --max-memory, the cgroup (or SLURM)
+ * memory limit divided among this node's ranks, and MemAvailable divided among this node's
+ * ranks. Collective (counts the ranks on this node). */
+size_t pv_mem_budget(pv_ctx *ctx);
+
+/* ---- grids ------------------------------------------------------------------------ */
+
+typedef struct pv_grid {
+    char *name;          /* "$name" */
+    int64_t n;           /* voxels per axis */
+    double min[3];       /* vx/vy/vz range lower ends (NaN: unset) */
+    double max[3];       /* upper ends (NaN: unset) */
+    double delta[3];     /* (max-min)/(n-1), recomputed whenever ranges or size change */
+    int64_t z0, z1;      /* planes owned by this rank */
+    float *data;         /* (z1-z0)·n² voxels, x fastest */
+    size_t nbytes;       /* bytes allocated for data */
+} pv_grid;
+
+static inline size_t pv_grid_local_index(const pv_grid *g, int64_t ix, int64_t iy, int64_t iz)
+{
+    return ((size_t)(iz - g->z0) * (size_t)g->n + (size_t)iy) * (size_t)g->n + (size_t)ix;
+}
+
+/* Create a zeroed grid (ranges unset). Collective: checks the memory budget on every rank
+ * first and fails on all ranks (PV_ENOMEM, message naming the ranks needed) if any rank
+ * cannot hold its slab. Returns NULL on failure. */
+pv_grid *pv_grid_create(pv_ctx *ctx, const char *name, int64_t n);
+void pv_grid_destroy(pv_ctx *ctx, pv_grid *g);
+/* Change the size; contents become zero, ranges are kept. Collective like create. */
+pv_status pv_grid_resize(pv_ctx *ctx, pv_grid *g, int64_t n);
+/* Zero all voxels (OpenMP, first-touch schedule). */
+void pv_grid_clear(pv_ctx *ctx, pv_grid *g);
+/* Set one axis range (0 x, 1 y, 2 z) and recompute delta. */
+void pv_grid_set_range(pv_grid *g, int axis, double min, double max);
+/* True if all three ranges are set (not NaN). */
+bool pv_grid_has_ranges(const pv_grid *g);
+
+/* Map a coordinate to a node index on one axis; false if outside (or ranges unset). */
+bool pv_grid_axis_index(const pv_grid *g, int axis, double c, int64_t *i);
+/* All three axes. */
+bool pv_grid_index(const pv_grid *g, double x, double y, double z, int64_t idx[3]);
+
+/* Collective: the voxel value at (x,y,z), NaN outside; the owning rank broadcasts it. */
+pv_status pv_grid_read(pv_ctx *ctx, const pv_grid *g, double x, double y, double z,
+                       double *out);
+/* Collective batch read: n points (same arrays on every rank); every rank receives all
+ * values (NaN outside). One exchange for the whole batch. */
+pv_status pv_grid_read_many(pv_ctx *ctx, const pv_grid *g, size_t n, const double *x,
+                            const double *y, const double *z, double *out);
+/* Store v at (x,y,z) on the owning rank (every rank calls with the same arguments; no
+ * message needed). *inside tells whether the point was in the grid. */
+void pv_grid_write(pv_grid *g, double x, double y, double z, float v, bool *inside);
+
+typedef struct pv_grid_stats {
+    double min, max;      /* over non-zero voxels (0, 0 if none) */
+    double mean, stddev;  /* over non-zero voxels (NaN if fewer than 2) */
+    int64_t nzero;        /* voxels equal to zero */
+    int64_t ntotal;       /* n³ */
+    uint64_t checksum;    /* order-independent hash of all voxel bits (FNV of each plane, summed) */
+} pv_grid_stats;
+/* Collective statistics (as `show vgrid` prints them) and a checksum. */
+pv_status pv_grid_stats_compute(pv_ctx *ctx, const pv_grid *g, pv_grid_stats *st);
+
+/* ---- fill (vfill) ------------------------------------------------------------------ */
+
+/* Most lanes one call of a pv_fill_eval_fn receives. */
+#define PV_FILL_MAX_LANES 2048
+
+typedef struct pv_fill_source {
+    double x, y, z;      /* point, user units */
+    double radius;       /* user units (gnuplot vfill); grid units for vgfill */
+} pv_fill_source;
+
+/* Evaluates the value expression for a run of `n` voxels of one source: dist[k] is
+ * VoxelDistance (user units) and gdist[k] GridDistance of voxel k; `src` indexes the
+ * source table (to find its columns). Writes n values. Called from OpenMP threads with a
+ * thread id 0..nthreads-1: it must be thread-safe for distinct tids. */
+typedef void (*pv_fill_eval_fn)(void *ud, int tid, size_t src, size_t n, const double *dist,
+                                const double *gdist, double *out);
+
+typedef struct pv_fill_result {
+    int64_t points_used;     /* sources inside the grid (all ranks agree) */
+    int64_t voxels_modified; /* voxel updates summed over ranks */
+    double last_distance;    /* VoxelDistance of the last update in file order */
+} pv_fill_result;
+
+/* Add the value expression over sphere ∩ brick of every source into this rank's slab
+ * (gnuplot-voxel.md §5.2; grid_units selects vgfill's rule, §5.4). Sources are in file
+ * order; each voxel receives them in that order whatever the thread count, so the result
+ * is bit-identical for any rank and thread count. Collective (reduces the counts). */
+pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
+                       bool grid_units, pv_fill_eval_fn eval, void *ud,
+                       pv_fill_result *res);
+
+#endif /* PVOX_GRID_H */

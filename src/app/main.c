@@ -1,0 +1,119 @@
+/*
+ * app/main.c: pvox's entry point: MPI set-up, the command line, running the -e commands
+ * and scripts in order, and the exit code.
+ *
+ * SPMD: every rank parses the same argv and runs the same interpreter over the same text;
+ * the interpreter's collectives agree every failure, and main agrees once more after each
+ * script so all ranks leave the loop together. Only rank 0 prints. Exit codes (README):
+ * 0 ok, 1 script error, 2 usage, 3 runtime or I/O; a script's `exit` chooses its own.
+ * Only this file calls exit-like paths (returning from main); nothing below app/ does.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "pvox/exec.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Rank 0 makes sure -o DIR is a directory (creating one level if missing). Collective. */
+static pv_status check_outdir(pv_ctx *ctx)
+{
+    pv_status st = PV_OK;
+    const char *dir = ctx->opt.outdir;
+    if (ctx->rank == 0 && dir) {
+        struct stat sb;
+        if (stat(dir, &sb) != 0) {
+            if (errno != ENOENT || mkdir(dir, 0777) != 0)
+                st = pv_err(ctx, PV_EIO, "cannot use output directory '%s': %s", dir,
+                            strerror(errno));
+        } else if (!S_ISDIR(sb.st_mode)) {
+            st = pv_err(ctx, PV_EIO, "cannot use output directory '%s': %s", dir,
+                        strerror(ENOTDIR));
+        }
+    }
+    return pv_status_agree(ctx, st);
+}
+
+/* Run every action in order; stop at the first error or `exit`. Collective. */
+static pv_status run_actions(pv_ctx *ctx, pv_interp *I, const pv_cli *cli)
+{
+    pv_status st = PV_OK;
+    for (int i = 0; i < cli->nactions && st == PV_OK; i++) {
+        const pv_action *a = &cli->actions[i];
+        if (a->kind == PV_ACT_EXPR)
+            st = pv_interp_run_text(I, "-e", a->arg, strlen(a->arg));
+        else
+            st = pv_interp_run_file(I, a->arg);
+        st = pv_status_agree(ctx, st);
+    }
+    return st;
+}
+
+/* Everything after the command line: context, interpreter, the run. Returns the exit code. */
+static int run(const pv_cli *cli, int mpi_thread_level)
+{
+    pv_ctx *ctx = pv_ctx_create(MPI_COMM_WORLD, &cli->opt);
+    int ok = ctx != NULL, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok) {
+        int wrank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+        if (wrank == 0) fputs("pvox: error: out of memory creating the run context\n", stderr);
+        pv_ctx_destroy(ctx);
+        return PV_EXIT_RUNTIME;
+    }
+    if (mpi_thread_level < MPI_THREAD_FUNNELED)
+        pv_log(ctx, PV_LOG_WARN, "app", "MPI gives thread level %d, below MPI_THREAD_FUNNELED",
+               mpi_thread_level);
+    pv_log(ctx, PV_LOG_DEBUG, "app", "pvox %s on %d ranks x %d threads", PV_VERSION_STRING,
+           ctx->nranks, ctx->nthreads);
+
+    pv_interp *I = NULL;
+    pv_status st = check_outdir(ctx);
+    if (st == PV_OK) {
+        I = pv_interp_create(ctx);
+        st = pv_status_agree(ctx, I ? PV_OK : (ctx->err_code ? ctx->err_code : PV_ENOMEM));
+    }
+    if (st == PV_OK) st = run_actions(ctx, I, cli);
+
+    int rc = st == PV_EEXIT ? ctx->exit_code : pv_status_exit_code(st);
+    fflush(stdout);
+    pv_err_print(ctx);
+    pv_log(ctx, PV_LOG_DEBUG, "app", "peak tracked memory %zu bytes on rank %d, %.3f s",
+           ctx->mem_peak, ctx->rank, pv_elapsed(ctx));
+    pv_interp_destroy(I);
+    pv_ctx_destroy(ctx);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int provided = 0;
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fputs("pvox: error: MPI initialisation failed\n", stderr);
+        return PV_EXIT_RUNTIME;
+    }
+    int wrank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+
+    pv_cli cli;
+    int rc;
+    if (pv_cli_parse(argc, argv, &cli) != PV_OK) {
+        if (wrank == 0) pv_cli_print_usage_error(stderr, cli.error ? cli.error : "bad usage");
+        rc = PV_EXIT_USAGE;
+    } else if (cli.help) {
+        if (wrank == 0) pv_cli_print_help(stdout);
+        rc = PV_EXIT_OK;
+    } else if (cli.version) {
+        if (wrank == 0) pv_cli_print_version(stdout);
+        rc = PV_EXIT_OK;
+    } else {
+        rc = run(&cli, provided);
+    }
+    pv_cli_free(&cli);
+    fflush(stdout);
+    fflush(stderr);
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,124 @@
+/*
+ * exec private: the interpreter state and the pieces shared by interp.c (statements,
+ * blocks, control flow), cmd.c (simple commands) and plot.c (plot/splot/replot, tables).
+ *
+ * Every command handler is one function `(pv_interp *, pv_cursor *, bool exec)`: with
+ * exec = false it only parses (the whole-script check: expressions are compiled and freed,
+ * nothing is evaluated or changed); with exec = true it parses, evaluates and acts. The
+ * cursor spans exactly one statement; a handler must consume it all.
+ */
+#ifndef PV_EXEC_INT_H
+#define PV_EXEC_INT_H
+
+#include "pvox/datafile.h"
+#include "pvox/exec.h"
+#include "pvox/lang.h"
+#include "pvox/settings.h"
+
+/* Control flow raised by break/continue, and by a plain `exit` inside a loaded or called
+ * file, which (gnuplot 5.4.4) only leaves that file. Leaving the program travels as the
+ * PV_EEXIT status instead. */
+typedef enum pv_flow { PV_FLOW_NONE = 0, PV_FLOW_BREAK, PV_FLOW_CONTINUE, PV_FLOW_RETURN } pv_flow;
+
+/* Where `print` (and table output) goes. */
+typedef enum pv_out_kind {
+    PV_OUT_STDERR = 0, /* gnuplot's default for print */
+    PV_OUT_STDOUT,     /* "-" */
+    PV_OUT_FILE,       /* a file, open on rank 0 only */
+    PV_OUT_DATABLOCK   /* lines appended to a datablock on every rank */
+} pv_out_kind;
+
+typedef struct pv_out {
+    pv_out_kind kind;
+    FILE *fp;       /* PV_OUT_FILE: the open file on rank 0 (NULL elsewhere) */
+    char *name;     /* file path or "$name" */
+} pv_out;
+
+struct pv_interp {
+    pv_ctx *ctx;
+    pv_env *env;
+    pv_settings *set;
+    pv_out print_out;        /* set print */
+    bool table_on;           /* set table active */
+    pv_out table_out;        /* its destination (PV_OUT_STDOUT for a bare `set table`) */
+    pv_flow flow;            /* pending break/continue */
+    int loop_depth;          /* nested loops being run */
+    int depth;               /* nested sources (load/call/eval/macro) */
+    int run_depth;           /* nested pv_interp_run_* calls (the notice is top level) */
+    int call_depth;          /* nested `call`s being run */
+    int file_depth;          /* nested `load`/`call` files being run */
+    long plots_skipped;      /* plot commands not rendered since the last notice */
+    struct pv_gridset *grids;/* voxel grids (gridcmd.c) */
+    pv_source **texts;       /* sources of pv_exec_compile_text, kept for diagnostics */
+    size_t ntexts;
+};
+
+/* Maximum nesting of load/call/eval/macro sources. */
+#define PV_MAX_SOURCE_DEPTH 64
+
+/* ---- interp.c ------------------------------------------------------------------------ */
+
+/* Lex, check and run a source (takes ownership of `src`). Used for scripts, load, call,
+ * eval and macro-expanded statements. */
+pv_status pv_exec_source(pv_interp *I, pv_source *src);
+/* Parse `for [var = a:b{:c}]` or `for [var in "words"]` at the cursor (just after `for`)
+ * and, for each iteration, bind the variable and call fn(ud, c, exec). The cursor is left
+ * after the body as parsed by the last call; the variable's previous value is restored. */
+typedef pv_status (*pv_iter_body)(pv_interp *I, pv_cursor *c, bool exec, void *ud);
+pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body body, void *ud);
+
+/* The fixed range of plot axis 0/1/2 (x/y/z): false if either end is autoscaled. */
+bool pv_exec_axis_fixed_range(pv_interp *I, int axis, double *lo, double *hi);
+/* Sampling for '+' / '++' from the settings (samples, isosamples, hidden3d, u/v ranges,
+ * pvox decision 4: u/v follow fixed x/y ranges unless set urange/vrange was given). */
+void pv_exec_sampling(pv_interp *I, const pv_data_spec *ds, pv_sampling *out);
+/* Compile an expression given as text (e.g. "$4"). NULL with an error recorded on failure.
+ * The caller destroys the code; the text's source lives as long as the interpreter. */
+pv_code *pv_exec_compile_text(pv_interp *I, const char *text);
+
+/* ---- cmd.c --------------------------------------------------------------------------- */
+
+typedef pv_status (*pv_cmd_fn)(pv_interp *I, pv_cursor *c, bool exec);
+typedef struct pv_cmd {
+    const char *pattern;  /* gnuplot abbreviation pattern, e.g. "pr$int" */
+    pv_cmd_fn fn;
+} pv_cmd;
+
+/* Find the handler for the NAME at the cursor (not consumed), or NULL. */
+pv_cmd_fn pv_exec_find_cmd(const pv_cursor *c);
+/* Assignments and function definitions: true if the statement at c has that shape. */
+bool pv_exec_is_assignment(const pv_cursor *c);
+bool pv_exec_is_funcdef(const pv_cursor *c);
+pv_status pv_cmd_assign(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_funcdef(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_datablock(pv_interp *I, pv_cursor *c, bool exec);
+/* Commands not built yet (vsave/vload): skipped by the check, a located error at run time. */
+pv_status pv_cmd_grid_hook(pv_interp *I, pv_cursor *c, bool exec);
+
+/* Output helpers. `line` has no trailing newline. Rank 0 writes; datablocks on all ranks. */
+pv_status pv_out_line(pv_interp *I, pv_out *o, const char *line);
+pv_status pv_out_open(pv_interp *I, pv_out *o, pv_out_kind kind, const char *name,
+                      bool append, pv_cursor *c, size_t off);
+void pv_out_close(pv_interp *I, pv_out *o);
+/* Append one line to datablock `name` (creating it). */
+pv_status pv_exec_datablock_append(pv_interp *I, const char *name, const char *line);
+
+/* Read a file (collective) for a command; a failure is reported at byte `off` of the
+ * command's source (the file name) instead of unlocated. */
+pv_status pv_exec_read_file(pv_interp *I, pv_cursor *c, size_t off, const char *path,
+                            char **data, size_t *len);
+
+/* Skip to the end of the statement. */
+void pv_exec_skip_rest(pv_cursor *c);
+/* Error unless the cursor is at the end of the statement (gnuplot's wording). */
+pv_status pv_exec_expect_end(pv_cursor *c);
+/* Parse one expression; in exec mode evaluate it into *out (which the caller frees). */
+pv_status pv_exec_expr(pv_interp *I, pv_cursor *c, bool exec, pv_value *out);
+
+/* ---- plot.c -------------------------------------------------------------------------- */
+
+pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_set_table(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_unset_table(pv_interp *I, pv_cursor *c, bool exec);
+
+#endif /* PV_EXEC_INT_H */

@@ -1,0 +1,477 @@
+/*
+ * exec/plot.c: plot, splot, replot and table output.
+ *
+ * The full plot syntax used by the article and the experiments is parsed (leading axis
+ * ranges, `for [..]` plot-list iteration, `sample [t=a:b]` ranges, data sources through
+ * pv_data_spec_parse, `with <style>` and the style clauses). When run, elements `with
+ * table` write their evaluated using values exactly as gnuplot 5.4's table output
+ * (see table_event; undefined values as "nan"); every other style needs the
+ * renderer, which is not built yet: the command is counted and the interpreter reports the
+ * count once at the end of the run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "exec_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct plot_state {
+    bool is_splot;
+    bool needs_render;          /* some element uses a style the renderer would draw */
+    int nranges;                /* leading axis ranges parsed */
+    bool has_range[2];          /* first two ranges given with both ends (exec) */
+    double range[2][2];         /* their values */
+} plot_state;
+
+/* =====================================================================================
+ * Ranges: [a:b], [t=a:b], [*:b], [], ...
+ * ===================================================================================== */
+
+typedef struct range_spec {
+    char *var;        /* dummy variable name or NULL */
+    pv_code *lo, *hi; /* NULL for `*` or missing */
+} range_spec;
+
+static void range_fini(range_spec *r)
+{
+    free(r->var);
+    pv_code_destroy(r->lo);
+    pv_code_destroy(r->hi);
+    memset(r, 0, sizeof *r);
+}
+
+static pv_status range_end(pv_cursor *c, pv_code **out)
+{
+    *out = NULL;
+    if (pv_cur_accept_op(c, "*")) return PV_OK;
+    if (pv_cur_is_op(c, ":") || pv_cur_is_op(c, "]")) return PV_OK;
+    return pv_parse_expr(c, out);
+}
+
+static pv_status parse_range(pv_cursor *c, range_spec *r)
+{
+    memset(r, 0, sizeof *r);
+    pv_cur_next(c); /* [ */
+    const pv_token *t = pv_cur_peek(c), *n = pv_cur_peek_at(c, 1);
+    if (t->kind == PV_TK_NAME && n->kind == PV_TK_OP && strcmp(n->op, "=") == 0) {
+        r->var = strdup(t->sval);
+        pv_cur_next(c);
+        pv_cur_next(c);
+    }
+    pv_status st = range_end(c, &r->lo);
+    if (st == PV_OK && pv_cur_accept_op(c, ":")) {
+        st = range_end(c, &r->hi);
+        if (st == PV_OK && pv_cur_accept_op(c, ":")) { /* sampling interval: parsed, unused */
+            pv_code *step = NULL;
+            st = pv_parse_expr(c, &step);
+            pv_code_destroy(step);
+        }
+    }
+    if (st == PV_OK && !pv_cur_accept_op(c, "]"))
+        st = pv_cur_error(c, PV_ESYNTAX, "expecting ']'");
+    if (st != PV_OK) range_fini(r);
+    return st;
+}
+
+/* =====================================================================================
+ * Style clauses
+ * ===================================================================================== */
+
+static const char *const style_names[] = {
+    "l$ines", "p$oints", "linesp$oints", "lp", "d$ots", "i$mpulses", "pm3d", "iso$surface",
+    "table", "lab$els", "vec$tors", "surf$ace", "ima$ge", "rgbima$ge", "rgba$lpha",
+    "st$eps", "fs$teps", "his$teps", "boxes", "filledc$urves", "circ$les", "zerror$fill",
+    "err$orbars", "yerr$orbars", "xerr$orbars", "xyerr$orbars", "errorl$ines",
+    "yerrorl$ines", "xerrorl$ines", "xyerrorl$ines", "boxe$rrorbars", "boxxy$errorbars",
+    "fin$ancebars", "candle$sticks", "ell$ipses", "hist$ograms", "parallel$axes",
+    "cont$ourfill", "spider$plot", "boxp$lot", "pol$ygons", "sect$ors",
+};
+
+/* An expression argument, or `variable`. */
+static pv_status num_arg(pv_cursor *c)
+{
+    if (pv_cur_accept_word(c, "var$iable")) return PV_OK;
+    pv_code *code = NULL;
+    pv_status st = pv_parse_expr(c, &code);
+    pv_code_destroy(code);
+    return st;
+}
+
+/* A colour: rgb "name"|variable, palette {frac f|cb v|z}, variable, bgnd, black, lt N, N. */
+static pv_status color_spec(pv_cursor *c)
+{
+    if (pv_cur_accept_word(c, "rgb$color")) {
+        if (pv_cur_accept_word(c, "var$iable")) return PV_OK;
+        return num_arg(c);
+    }
+    if (pv_cur_accept_word(c, "pal$ette")) {
+        if (pv_cur_accept_word(c, "frac") || pv_cur_accept_word(c, "cb")) return num_arg(c);
+        pv_cur_accept_word(c, "z");
+        return PV_OK;
+    }
+    if (pv_cur_accept_word(c, "var$iable") || pv_cur_accept_word(c, "bgnd") ||
+        pv_cur_accept_word(c, "black") || pv_cur_accept_word(c, "backg$round"))
+        return PV_OK;
+    if (pv_cur_accept_word(c, "lt") || pv_cur_accept_word(c, "linet$ype") ||
+        pv_cur_accept_word(c, "ls") || pv_cur_accept_word(c, "lines$tyle"))
+        return num_arg(c);
+    return num_arg(c);
+}
+
+static bool starts_number(const pv_cursor *c)
+{
+    const pv_token *t = pv_cur_peek(c);
+    return t->kind == PV_TK_INT || t->kind == PV_TK_REAL || pv_cur_is_op(c, "(") ||
+           pv_cur_is_op(c, "-") || pv_cur_is_op(c, ".");
+}
+
+static pv_status fill_style(pv_cursor *c)
+{
+    pv_status st = PV_OK;
+    for (;;) {
+        if (pv_cur_accept_word(c, "trans$parent") || pv_cur_accept_word(c, "e$mpty") ||
+            pv_cur_accept_word(c, "nobo$rder"))
+            continue;
+        if (pv_cur_accept_word(c, "s$olid") || pv_cur_accept_word(c, "p$attern")) {
+            if (starts_number(c) && (st = num_arg(c)) != PV_OK) return st;
+            continue;
+        }
+        if (pv_cur_accept_word(c, "bo$rder")) {
+            if (pv_cur_accept_word(c, "lc") || pv_cur_accept_word(c, "linec$olor")) {
+                if ((st = color_spec(c)) != PV_OK) return st;
+            } else if (pv_cur_accept_word(c, "lt") || pv_cur_accept_word(c, "linet$ype")) {
+                if ((st = num_arg(c)) != PV_OK) return st;
+            } else if (starts_number(c) && (st = num_arg(c)) != PV_OK) {
+                return st;
+            }
+            continue;
+        }
+        return PV_OK;
+    }
+}
+
+/* Parse the clauses after the data source up to `,` or the end. *is_table is set when the
+ * style is `table`. */
+static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool *is_table)
+{
+    (void)I;
+    pv_status st = PV_OK;
+    while (st == PV_OK && !pv_cur_at_end(c) && !pv_cur_is_op(c, ",")) {
+        if (pv_cur_accept_word(c, "w$ith")) {
+            size_t k, n = sizeof style_names / sizeof style_names[0];
+            for (k = 0; k < n; k++)
+                if (pv_cur_is_word(c, style_names[k])) break;
+            if (k == n)
+                return pv_cur_error(c, PV_ESYNTAX, "unrecognized plot type");
+            if (strcmp(style_names[k], "table") == 0) {
+                if (ps->is_splot)
+                    return pv_cur_error(c, PV_ESYNTAX,
+                                        "use `plot with table` rather than `splot with table`");
+                *is_table = true;
+            }
+            pv_cur_next(c);
+        } else if (pv_cur_accept_word(c, "t$itle")) {
+            if (pv_cur_accept_word(c, "col$umnheader") || pv_cur_accept_word(c, "columnh$ead")) {
+                if (pv_cur_is_op(c, "(")) st = num_arg(c);
+            } else {
+                st = num_arg(c);
+            }
+        } else if (pv_cur_accept_word(c, "not$itle")) {
+            if (pv_cur_peek(c)->kind == PV_TK_STRING) pv_cur_next(c);
+        } else if (pv_cur_accept_word(c, "ax$es") || pv_cur_accept_word(c, "ax$is") ||
+                   pv_cur_accept_word(c, "s$mooth")) {
+            if (pv_cur_peek(c)->kind != PV_TK_NAME)
+                return pv_cur_error(c, PV_ESYNTAX, "expecting a name");
+            pv_cur_next(c);
+        } else if (pv_cur_accept_word(c, "lc") || pv_cur_accept_word(c, "linec$olor") ||
+                   pv_cur_accept_word(c, "fc") || pv_cur_accept_word(c, "fillc$olor") ||
+                   pv_cur_accept_word(c, "tc") || pv_cur_accept_word(c, "textc$olor")) {
+            st = color_spec(c);
+        } else if (pv_cur_accept_word(c, "lt") || pv_cur_accept_word(c, "linet$ype")) {
+            st = color_spec(c);
+        } else if (pv_cur_accept_word(c, "fs") || pv_cur_accept_word(c, "fill$style")) {
+            st = fill_style(c);
+        } else if (pv_cur_accept_word(c, "pt") || pv_cur_accept_word(c, "pointt$ype") ||
+                   pv_cur_accept_word(c, "ps") || pv_cur_accept_word(c, "points$ize") ||
+                   pv_cur_accept_word(c, "lw") || pv_cur_accept_word(c, "linew$idth") ||
+                   pv_cur_accept_word(c, "dt") || pv_cur_accept_word(c, "dasht$ype") ||
+                   pv_cur_accept_word(c, "ls") || pv_cur_accept_word(c, "lines$tyle") ||
+                   pv_cur_accept_word(c, "pi") || pv_cur_accept_word(c, "pointi$nterval") ||
+                   pv_cur_accept_word(c, "pn") || pv_cur_accept_word(c, "pointn$umber") ||
+                   pv_cur_accept_word(c, "lev$el") || pv_cur_accept_word(c, "above") ||
+                   pv_cur_accept_word(c, "below")) {
+            st = num_arg(c);
+        } else if (pv_cur_accept_word(c, "pal$ette") || pv_cur_accept_word(c, "nohidden3d") ||
+                   pv_cur_accept_word(c, "nocon$tours") || pv_cur_accept_word(c, "nosur$face") ||
+                   pv_cur_accept_word(c, "var$iable") || pv_cur_accept_word(c, "filled") ||
+                   pv_cur_accept_word(c, "nohead") || pv_cur_accept_word(c, "head$s") ||
+                   pv_cur_accept_word(c, "enh$anced") || pv_cur_accept_word(c, "noenh$anced")) {
+            /* flags */
+        } else {
+            return pv_exec_expect_end(c);
+        }
+    }
+    return st;
+}
+
+/* =====================================================================================
+ * Table output
+ * ===================================================================================== */
+
+typedef struct table_ctx {
+    pv_interp *I;
+    pv_out *out;
+    pv_out stdout_out;
+    char *line;
+    size_t cap;
+} table_ctx;
+
+static pv_status table_event(void *ud, pv_data_event ev, const pv_data_point *pt)
+{
+    table_ctx *T = ud;
+    if (ev != PV_DATA_POINT) return PV_OK; /* gnuplot's table has no blank lines here */
+    size_t need = 1;
+    for (int k = 0; k < pt->nvals; k++)
+        need += 40 + (pt->strs && pt->strs[k] ? strlen(pt->strs[k]) : 0);
+    if (need > T->cap) {
+        char *nl = realloc(T->line, need);
+        if (!nl) return pv_err(T->I->ctx, PV_ENOMEM, "out of memory");
+        T->line = nl, T->cap = need;
+    }
+    /* gnuplot 5.4.4 writes a datablock as `"str" or " %g"` fields joined by " \t", and a
+     * file or stdout as `" str" or " %g"` fields joined by "\t" */
+    bool block = T->out->kind == PV_OUT_DATABLOCK;
+    size_t len = 0;
+    for (int k = 0; k < pt->nvals; k++) {
+        const char *sep = k ? (block ? " \t" : "\t") : "";
+        double v = pt->vals[k];
+        if (pt->strs && pt->strs[k])
+            len += (size_t)snprintf(T->line + len, T->cap - len, "%s%s%s", sep, block ? "" : " ",
+                                    pt->strs[k]);
+        else if (isnan(v))
+            len += (size_t)snprintf(T->line + len, T->cap - len, "%s nan", sep);
+        else
+            len += (size_t)snprintf(T->line + len, T->cap - len, "%s %g", sep, v);
+    }
+    T->line[len] = '\0';
+    return pv_out_line(T->I, T->out, T->line);
+}
+
+/* Record the column count of the first row, then stop (PV_EEXIT as a sentinel). */
+static pv_status first_row_cols(void *ud, pv_data_event ev, const pv_data_point *pt)
+{
+    if (ev != PV_DATA_POINT) return PV_OK;
+    *(int *)ud = pt->row ? pt->row->ncols : pt->nvals;
+    return PV_EEXIT;
+}
+
+/* `set datafile` and the dummy names, as the data module wants them. */
+static void data_opts(pv_interp *I, pv_data_opts *o, char sep[2])
+{
+    const pv_settings *s = I->set;
+    memset(o, 0, sizeof *o);
+    sep[0] = s->datafile.separator, sep[1] = '\0';
+    o->separator = sep[0] ? sep : NULL;
+    o->missing = s->datafile.missing;
+    o->commentschars = s->datafile.commentschars;
+    o->dummy[0] = s->dummy[0][0] ? s->dummy[0] : NULL;
+    o->dummy[1] = s->dummy[1][0] ? s->dummy[1] : NULL;
+}
+
+/* Sampling for '+' / '++' from the settings; '+' samples the x range (gnuplot);
+ * leading plot ranges override. */
+static void fill_sampling(pv_interp *I, const plot_state *ps, const pv_data_spec *ds,
+                          pv_sampling *s)
+{
+    pv_exec_sampling(I, ds, s);
+    if (ds->kind == PV_DS_PLUS) { /* plot and splot '+' sample x (gnuplot 5.4.4) */
+        const pv_range *x = &I->set->range[PV_AX_X];
+        s->u_min = x->auto_min ? -10.0 : x->min; /* gnuplot's autoscaled default */
+        s->u_max = x->auto_max ? 10.0 : x->max;
+    }
+    if (ps->has_range[0]) s->u_min = ps->range[0][0], s->u_max = ps->range[0][1];
+    if (ps->has_range[1]) s->v_min = ps->range[1][0], s->v_max = ps->range[1][1];
+}
+
+static pv_status write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
+                             const pv_data_spec *ds)
+{
+    table_ctx T = {I, I->table_on ? &I->table_out : NULL, {PV_OUT_STDOUT, NULL, NULL}, NULL, 0};
+    if (!T.out) T.out = &T.stdout_out;
+    char *data = NULL;
+    size_t len = 0;
+    pv_status st = PV_OK;
+    if (ds->kind == PV_DS_DATABLOCK && T.out->kind == PV_OUT_DATABLOCK && T.out->name &&
+        strcmp(T.out->name, ds->name) == 0)
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, ds->name_off,
+                               "input and output datablock are the same");
+    if (ds->kind == PV_DS_FILE &&
+        (st = pv_exec_read_file(I, c, ds->name_off, ds->name, &data, &len)) != PV_OK)
+        return st;
+    pv_sampling samp;
+    fill_sampling(I, ps, ds, &samp);
+    pv_data_opts opts;
+    char sep[2];
+    data_opts(I, &opts, sep);
+    int ndefault = ps->is_splot ? 3 : 2;
+    if (ds->nusing == 0 && (ds->kind == PV_DS_FILE || ds->kind == PV_DS_DATABLOCK)) {
+        /* gnuplot tabulates every column of the first row (rows with fewer are dropped) */
+        int ncols = 0;
+        st = pv_data_iterate_ex(I->env, ds, &opts, data, len, &samp, 1, false, first_row_cols,
+                                &ncols);
+        if (st == PV_EEXIT) st = PV_OK;
+        if (ncols > PV_USING_MAX) ncols = PV_USING_MAX;
+        if (ncols > 0) ndefault = ncols;
+    }
+    if (st == PV_OK)
+        st = pv_data_iterate_ex(I->env, ds, &opts, data, len, &samp, ndefault, false,
+                                table_event, &T);
+    free(data);
+    free(T.line);
+    return st;
+}
+
+/* =====================================================================================
+ * Elements
+ * ===================================================================================== */
+
+static bool at_data_modifier(const pv_cursor *c)
+{
+    return pv_cur_is_word(c, "u$sing") || pv_cur_is_word(c, "ev$ery") ||
+           pv_cur_is_word(c, "i$ndex");
+}
+
+/* Is the element at the cursor a data source (true) or a function (false)? */
+static pv_status classify(pv_interp *I, pv_cursor *c, bool exec, bool *is_data)
+{
+    const pv_token *t = pv_cur_peek(c);
+    *is_data = true;
+    if (t->kind == PV_TK_STRING || t->kind == PV_TK_DOLLAR) return PV_OK;
+    if (exec && t->kind == PV_TK_NAME && !pv_cur_is_op(c, "(")) {
+        const pv_value *v = pv_env_get(I->env, t->sval);
+        const pv_token *n = pv_cur_peek_at(c, 1);
+        if (v && v->type == PV_V_STR && !(n->kind == PV_TK_OP && strcmp(n->op, "(") == 0))
+            return PV_OK;
+    }
+    size_t save = c->pos;
+    pv_code *code = NULL;
+    pv_status st = pv_parse_expr(c, &code);
+    pv_code_destroy(code);
+    if (st != PV_OK) return st;
+    *is_data = at_data_modifier(c);
+    if (*is_data) c->pos = save;
+    return PV_OK;
+}
+
+static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
+{
+    plot_state *ps = ud;
+    if (pv_cur_accept_word(c, "for")) return pv_exec_iterate(I, c, exec, element, ud);
+    bool is_data = false, is_table = false;
+    pv_status st = PV_OK;
+    pv_data_spec ds;
+    pv_data_spec_init(&ds);
+    /* `sample [t=a:b]` / `[t=a:b]` before a source: the data module parses them */
+    if (pv_cur_is_op(c, "[")) st = pv_data_sample_ranges_parse(c, &ds);
+    if (st == PV_OK && (pv_cur_is_word(c, "sample") || ds.has_sample_range[0])) is_data = true;
+    else if (st == PV_OK) st = classify(I, c, exec, &is_data);
+    if (st == PV_OK && is_data) st = pv_data_spec_parse(c, I->env, exec, &ds);
+    if (st == PV_OK) st = parse_clauses(I, c, ps, &is_table);
+    if (st == PV_OK && exec) {
+        if (is_table && is_data) st = write_table(I, c, ps, &ds);
+        else ps->needs_render = true;
+    }
+    pv_data_spec_fini(&ds);
+    return st;
+}
+
+pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
+{
+    plot_state ps = {0};
+    ps.is_splot = pv_cur_is_word(c, "sp$lot");
+    bool is_replot = pv_cur_is_word(c, "rep$lot");
+    pv_cur_next(c);
+    pv_status st = PV_OK;
+    /* leading axis ranges; a first range naming a dummy (`plot [t=0:1] '+'`) is the first
+     * element's sample range, parsed by the data module */
+    const pv_token *t1 = pv_cur_peek_at(c, 1), *t2 = pv_cur_peek_at(c, 2);
+    bool dummy_range = pv_cur_is_op(c, "[") && t1->kind == PV_TK_NAME && t2->kind == PV_TK_OP &&
+                       strcmp(t2->op, "=") == 0;
+    while (st == PV_OK && !dummy_range && pv_cur_is_op(c, "[")) {
+        range_spec r;
+        if ((st = parse_range(c, &r)) != PV_OK) break;
+        if (exec && ps.nranges < 2 && r.lo && r.hi) {
+            double lo, hi;
+            if ((st = pv_eval_real(I->env, r.lo, &lo)) == PV_OK &&
+                (st = pv_eval_real(I->env, r.hi, &hi)) == PV_OK) {
+                ps.has_range[ps.nranges] = true;
+                ps.range[ps.nranges][0] = lo, ps.range[ps.nranges][1] = hi;
+            }
+        }
+        ps.nranges++;
+        range_fini(&r);
+    }
+    if (st == PV_OK && pv_cur_at_end(c) && !is_replot)
+        return pv_cur_error(c, PV_ESYNTAX, "function to plot expected");
+    while (st == PV_OK && !pv_cur_at_end(c)) {
+        if ((st = element(I, c, exec, &ps)) != PV_OK) break;
+        if (!pv_cur_accept_op(c, ",")) break;
+    }
+    if (st == PV_OK) st = pv_exec_expect_end(c);
+    if (st == PV_OK && exec && (ps.needs_render || is_replot)) I->plots_skipped++;
+    return st;
+}
+
+/* =====================================================================================
+ * set table / unset table
+ * ===================================================================================== */
+
+pv_status pv_cmd_set_table(pv_interp *I, pv_cursor *c, bool exec)
+{
+    pv_cur_next(c); /* table */
+    size_t off = pv_cur_offset(c);
+    pv_out_kind kind = PV_OUT_STDOUT;
+    char *name = NULL;
+    bool append = false;
+    pv_status st = PV_OK;
+    const pv_token *t = pv_cur_peek(c);
+    if (t->kind == PV_TK_DOLLAR) {
+        kind = PV_OUT_DATABLOCK;
+        name = strdup(t->sval);
+        pv_cur_next(c);
+    } else if (!pv_cur_at_end(c) && !pv_cur_is_word(c, "app$end") &&
+               !pv_cur_is_word(c, "sep$arator")) {
+        pv_code *code = NULL;
+        if ((st = pv_parse_expr(c, &code)) == PV_OK && exec) {
+            st = pv_eval_string(I->env, code, &name);
+            if (st == PV_OK) kind = strcmp(name, "-") == 0 ? PV_OUT_STDOUT : PV_OUT_FILE;
+        }
+        pv_code_destroy(code);
+    }
+    while (st == PV_OK && !pv_cur_at_end(c)) {
+        if (pv_cur_accept_word(c, "app$end")) append = true;
+        else if (pv_cur_accept_word(c, "sep$arator")) {
+            if (!pv_cur_accept_word(c, "tab") && !pv_cur_accept_word(c, "comma") &&
+                !pv_cur_accept_word(c, "space"))
+                st = pv_cur_error(c, PV_ESYNTAX, "expecting 'tab', 'comma' or 'space'");
+        } else st = pv_exec_expect_end(c);
+    }
+    if (st == PV_OK && exec) {
+        st = pv_out_open(I, &I->table_out, kind, name, append, c, off);
+        I->table_on = st == PV_OK;
+    }
+    free(name);
+    return st;
+}
+
+pv_status pv_cmd_unset_table(pv_interp *I, pv_cursor *c, bool exec)
+{
+    pv_cur_next(c);
+    pv_status st = pv_exec_expect_end(c);
+    if (st == PV_OK && exec) {
+        pv_out_close(I, &I->table_out);
+        I->table_on = false;
+    }
+    return st;
+}

@@ -1,0 +1,742 @@
+/*
+ * Vector VM: one expression over many lanes (voxels or data rows).
+ *
+ * pv_vcompile() snapshots the environment into a self-contained program:
+ *   1. user functions are inlined (parameters replaced by the argument expressions),
+ *      variables that are not lane inputs become constants, `$N` / column(N) become slots;
+ *   2. constant subtrees are folded with the scalar VM (so folding cannot change results);
+ *   3. static types are inferred: slots are real, int only from int constants, comparisons
+ *      and logic. If every node fits the fast tier (real arithmetic with at least one real
+ *      operand, comparisons, ternary selecting per lane, real math functions), the
+ *      expression runs as tight loops over double arrays of CHUNK lanes.
+ * A lane leaves the fast tier whenever its value might differ from the scalar result
+ * (division by zero, a complex or undefined result of ** or a math function): it is then
+ * recomputed by the scalar VM on the inlined bytecode. Expressions outside the fast tier
+ * run every lane through the scalar VM. Either way each lane equals pv_eval bit for bit.
+ * Both ternary branches are computed in the fast tier; that is safe because the program
+ * has no side effects (assignments, sum and rand() are rejected at compile time).
+ */
+#include "lang_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 512
+#define MAX_INLINE_DEPTH 64
+
+enum { T_NO = 0, T_REAL, T_INT, T_NUM };
+
+typedef enum vop {
+    V_ADD, V_SUB, V_MUL, V_DIV, V_POW, V_LT, V_LE, V_GT, V_GE, V_EQ, V_NE, V_AND, V_OR,
+    V_NEG, V_ABS, V_CALL1, V_SEL, V_EXT
+} vop;
+
+typedef struct vins {
+    int op;
+    int dst, a, b, c;   /* registers */
+    int aux;            /* builtin id for V_CALL1; V_EXT: int-arg bits | nargs << 4 */
+    const pv_ext *ext;  /* V_EXT */
+} vins;
+
+typedef struct vregdef {
+    int kind;           /* 0 temp, 1 const, 2 slot */
+    double cval;
+    int slot;
+} vregdef;
+
+struct pv_vcode {
+    pv_env *env;        /* for external builtins in slow lanes */
+    pv_code *code;      /* inlined, folded bytecode (slow lanes) */
+    int nslots;
+    bool fast;
+    bool degrees;       /* angle mode at compile time */
+    vins *ins;
+    int nins;
+    vregdef *regs;
+    int nregs, ntemps, result;
+};
+
+struct pv_vscratch {
+    size_t max_lanes;
+    double *temps;      /* ntemps * CHUNK */
+    const double **rp;  /* register pointers for this chunk */
+    double *ru;         /* uniform values */
+    bool *runi;
+    unsigned char slow[CHUNK];
+    double *lane;       /* nslots values of one lane */
+    pv_vm vm;
+};
+
+/* ---- 1. inline and bind ---------------------------------------------------------------- */
+
+typedef struct vctx {
+    pv_env *env;
+    const pv_code *code;
+    int nslots;
+    const char *const *slots;
+    pv_status st;
+} vctx;
+
+static int slot_of(vctx *V, const char *name)
+{
+    for (int k = 0; k < V->nslots; k++)
+        if (strcmp(V->slots[k], name) == 0) return k;
+    return -1;
+}
+
+static pv_node *fail_at(vctx *V, size_t off, const char *msg, const char *name)
+{
+    if (V->st == PV_OK) {
+        V->st = name ? pv_code_error(V->env, V->code, off, "%s: %s", msg, name)
+                     : pv_code_error(V->env, V->code, off, "%s", msg);
+    }
+    return NULL;
+}
+
+static pv_node *subst(vctx *V, const pv_node *n, pv_node *const *args, int depth);
+
+/* Replace a node in place by another (frees the old contents). */
+static void replace(pv_node *dst, pv_node *src)
+{
+    pv_node tmp = *dst;
+    *dst = *src;
+    *src = tmp;
+    pv_node_free(src);
+}
+
+/* An argument that can be neither undefined nor an error (numbers, slots, + - * and
+ * comparisons of those). */
+static bool safe_arg(const pv_node *n)
+{
+    switch (n->kind) {
+    case N_CONST: return n->val.type == PV_V_INT || n->val.type == PV_V_CMPLX;
+    case N_SLOT: return true;
+    case N_UNARY: return (n->op == '-' || n->op == '+') && safe_arg(n->kid[0]);
+    case N_BINARY:
+        switch (n->op) {
+        case OP_ADD: case OP_SUB: case OP_MUL: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+        case OP_EQ: case OP_NE:
+            return safe_arg(n->kid[0]) && safe_arg(n->kid[1]);
+        default:
+            return false;
+        }
+    default: return false;
+    }
+}
+
+static pv_node *transform(vctx *V, pv_node *n, int depth)
+{
+    if (!n || V->st) return n;
+    for (int i = 0; i < n->nkids; i++) {
+        if (!n->kid[i]) continue;
+        transform(V, n->kid[i], depth);
+        if (V->st) return n;
+    }
+    char buf[32];
+    switch (n->kind) {
+    case N_VAR: {
+        int k = slot_of(V, n->name);
+        if (k >= 0) {
+            n->kind = N_SLOT;
+            n->ival = k;
+            return n;
+        }
+        const pv_value *v = pv_env_get(V->env, n->name);
+        if (v) {
+            n->kind = N_CONST;
+            n->val = pv_value_copy(v);
+        }
+        return n; /* undefined: stays, every lane reports it as NaN */
+    }
+    case N_COLUMN: {
+        snprintf(buf, sizeof buf, "$%lld", (long long)n->ival);
+        int k = slot_of(V, buf);
+        if (k < 0) return fail_at(V, n->off, "column is not a lane input", buf);
+        n->kind = N_SLOT;
+        n->ival = k;
+        return n;
+    }
+    case N_ASSIGN:
+        return fail_at(V, n->off, "assignment cannot run in vector form", NULL);
+    case N_SUM:
+        return fail_at(V, n->off, "sum cannot run in vector form", NULL);
+    case N_DBCOUNT: {
+        size_t nl;
+        if (pv_env_get_datablock(V->env, n->name, &nl)) {
+            n->kind = N_CONST;
+            n->val = pv_int((int64_t)nl);
+        }
+        return n;
+    }
+    case N_CALL:
+        break;
+    default:
+        return n;
+    }
+    if (n->ival >= 0) {
+        const pv_builtin_desc *d = pv_builtin_desc_get((int)n->ival);
+        if (d->flags & BF_COLUMN) {
+            if (strcmp(d->name, "column") == 0 && n->nkids == 1 && n->kid[0]->kind == N_CONST &&
+                n->kid[0]->val.type == PV_V_INT) {
+                snprintf(buf, sizeof buf, "$%lld", (long long)n->kid[0]->val.i);
+                int k = slot_of(V, buf);
+                if (k >= 0) {
+                    pv_node *s = pv_node_new(N_SLOT, n->off);
+                    if (!s) return fail_at(V, n->off, "out of memory", NULL);
+                    s->ival = k;
+                    replace(n, s);
+                    return n;
+                }
+            }
+            return fail_at(V, n->off, "data columns cannot run in vector form", NULL);
+        }
+        if (!(d->flags & (BF_PURE | BF_ENV)))
+            return fail_at(V, n->off, "function with side effects cannot run in vector form", d->name);
+        return n;
+    }
+    if (pv_hash_get(&V->env->exts, n->name)) return n;
+    pv_func *f = pv_hash_get(&V->env->funcs, n->name);
+    if (!f) return n; /* undefined function: NaN lanes */
+    if (f->nparams != n->nkids) return n;
+    if (depth >= MAX_INLINE_DEPTH)
+        return fail_at(V, n->off, "recursive function cannot run in vector form", n->name);
+    pv_node *body = subst(V, f->body->ast, n->kid, depth + 1);
+    if (!body) return fail_at(V, n->off, "out of memory", NULL);
+    transform(V, body, depth + 1);
+    /* gnuplot evaluates every argument before the body: an argument that may fail or be
+     * undefined is evaluated first (its value dropped), so an unused or conditionally used
+     * parameter still makes the call undefined exactly when the scalar call is */
+    for (int i = n->nkids - 1; i >= 0 && !V->st; i--) {
+        if (safe_arg(n->kid[i])) continue;
+        pv_node *g = pv_node_new(N_SERIAL, n->off);
+        pv_node *a = pv_node_clone(n->kid[i]);
+        if (!g || !a || pv_node_addkid(g, a) != PV_OK || pv_node_addkid(g, body) != PV_OK) {
+            pv_node_free(g);
+            pv_node_free(a);
+            pv_node_free(body);
+            return fail_at(V, n->off, "out of memory", NULL);
+        }
+        body = g;
+    }
+    replace(n, body);
+    return n;
+}
+
+/* Clone a function body with its parameters replaced by (clones of) the arguments. */
+static pv_node *subst(vctx *V, const pv_node *n, pv_node *const *args, int depth)
+{
+    if (n->kind == N_PARAM) return pv_node_clone(args[n->ival]);
+    pv_node *c = pv_node_new(n->kind, n->off);
+    if (!c) return NULL;
+    c->op = n->op;
+    c->ival = n->ival;
+    c->val = pv_value_copy(&n->val);
+    if (n->name) c->name = pvl_strdup(n->name);
+    for (int i = 0; i < n->nkids; i++) {
+        pv_node *k = n->kid[i] ? subst(V, n->kid[i], args, depth) : NULL;
+        if ((n->kid[i] && !k) || pv_node_addkid(c, k) != PV_OK) {
+            pv_node_free(k);
+            pv_node_free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+/* ---- 2. constant folding ---------------------------------------------------------------- */
+
+static bool is_const(const pv_node *n) { return n && n->kind == N_CONST; }
+
+static void fold(vctx *V, pv_node *n)
+{
+    for (int i = 0; i < n->nkids; i++)
+        if (n->kid[i]) fold(V, n->kid[i]);
+    if (n->kind == N_TERN && is_const(n->kid[0]) && n->kid[0]->val.type == PV_V_INT) {
+        int pick = n->kid[0]->val.i ? 1 : 2;
+        pv_node *b = n->kid[pick];
+        n->kid[pick] = NULL;
+        replace(n, b);
+        return;
+    }
+    if (n->kind == N_SERIAL && is_const(n->kid[0])) {
+        pv_node *b = n->kid[1];
+        n->kid[1] = NULL;
+        replace(n, b);
+        return;
+    }
+    bool foldable = false;
+    switch (n->kind) {
+    case N_UNARY: case N_BINARY: case N_AND: case N_OR: case N_SUBSTR: case N_TERN:
+        foldable = true;
+        break;
+    case N_CALL:
+        foldable = n->ival >= 0 && (pv_builtin_desc_get((int)n->ival)->flags & BF_PURE);
+        break;
+    default:
+        break;
+    }
+    if (!foldable) return;
+    for (int i = 0; i < n->nkids; i++)
+        if (n->kid[i] && !is_const(n->kid[i])) return;
+    pv_node *cl = pv_node_clone(n);
+    if (!cl) return;
+    pv_code *code = pv_code_from_ast(V->env->ctx, cl, NULL, 0, 0);
+    if (!code) return;
+    pv_vm vm = {V->env, NULL, 0, 0, 0, false, true, false, false, NULL, 0};
+    pv_value v;
+    pv_status st = pv_vm_exec(&vm, code, 0, 0, NULL, &v);
+    pv_vm_fini(&vm);
+    pv_code_destroy(code);
+    if (st != PV_OK || vm.undefined || v.type == PV_V_UNDEF) {
+        pv_value_free(&v);
+        return; /* errors and undefined values stay for run time */
+    }
+    for (int i = 0; i < n->nkids; i++) pv_node_free(n->kid[i]);
+    free(n->kid);
+    n->kid = NULL;
+    n->nkids = 0;
+    free(n->name);
+    n->name = NULL;
+    n->kind = N_CONST;
+    n->val = v;
+}
+
+/* ---- 3. typing and fast-tier code ------------------------------------------------------- */
+
+typedef struct gen {
+    pv_vcode *vc;
+    int cap_ins, cap_regs;
+    bool oom;
+} gen;
+
+static int new_reg(gen *G, int kind, double cval, int slot)
+{
+    pv_vcode *vc = G->vc;
+    if (vc->nregs == G->cap_regs) {
+        int nc = G->cap_regs ? 2 * G->cap_regs : 16;
+        vregdef *nr = realloc(vc->regs, (size_t)nc * sizeof *nr);
+        if (!nr) {
+            G->oom = true;
+            return 0;
+        }
+        vc->regs = nr;
+        G->cap_regs = nc;
+    }
+    vc->regs[vc->nregs] = (vregdef){kind, cval, slot};
+    if (kind == 0) vc->ntemps++;
+    return vc->nregs++;
+}
+
+static void add_ins(gen *G, vins I)
+{
+    pv_vcode *vc = G->vc;
+    if (vc->nins == G->cap_ins) {
+        int nc = G->cap_ins ? 2 * G->cap_ins : 16;
+        vins *ni = realloc(vc->ins, (size_t)nc * sizeof *ni);
+        if (!ni) {
+            G->oom = true;
+            return;
+        }
+        vc->ins = ni;
+        G->cap_ins = nc;
+    }
+    vc->ins[vc->nins++] = I;
+}
+
+static bool numeric(int t) { return t == T_REAL || t == T_INT || t == T_NUM; }
+
+static int vgen(gen *G, const pv_node *n, int *reg);
+
+/* External builtin (e.g. voxel()) with up to 3 real or exact-int arguments: called per
+ * lane; typed real, so a lane whose result is not a real (an int, a string, undefined)
+ * goes to the scalar path. */
+static int vgen_ext(gen *G, const pv_node *n, int *reg)
+{
+    const pv_ext *x = pv_hash_get(&G->vc->env->exts, n->name);
+    if (!x || n->nkids > 3 || (x->nargs >= 0 && x->nargs != n->nkids)) return T_NO;
+    int r[3] = {0, 0, 0}, isint = 0;
+    for (int i = 0; i < n->nkids; i++) {
+        int t = vgen(G, n->kid[i], &r[i]);
+        if (t == T_INT) {
+            const vregdef *d = &G->vc->regs[r[i]];
+            if (d->kind == 1 && fabs(d->cval) > 9007199254740992.0) return T_NO;
+            isint |= 1 << i;
+        } else if (t != T_REAL) {
+            return T_NO;
+        }
+    }
+    *reg = new_reg(G, 0, 0.0, 0);
+    add_ins(G, (vins){V_EXT, *reg, r[0], r[1], r[2], isint | (n->nkids << 4), x});
+    return T_REAL;
+}
+
+/* Returns the node's type; *reg receives its register. T_NO: not in the fast tier. */
+static int vgen(gen *G, const pv_node *n, int *reg)
+{
+    int ta, tb, tc, ra, rb, rc;
+    switch (n->kind) {
+    case N_CONST:
+        if (n->val.type == PV_V_INT) {
+            *reg = new_reg(G, 1, (double)n->val.i, 0);
+            return T_INT;
+        }
+        if (n->val.type == PV_V_CMPLX && n->val.im == 0.0) {
+            *reg = new_reg(G, 1, n->val.re, 0);
+            return T_REAL;
+        }
+        return T_NO;
+    case N_SLOT:
+        *reg = new_reg(G, 2, 0.0, (int)n->ival);
+        return T_REAL;
+    case N_UNARY:
+        ta = vgen(G, n->kid[0], &ra);
+        if (ta != T_REAL || (n->op != '-' && n->op != '+')) return T_NO;
+        if (n->op == '+') {
+            *reg = ra;
+            return T_REAL;
+        }
+        *reg = new_reg(G, 0, 0.0, 0);
+        add_ins(G, (vins){V_NEG, *reg, ra, 0, 0, 0, NULL});
+        return T_REAL;
+    case N_BINARY: {
+        static const int map[OP_NBINOP] = {
+            [OP_ADD] = V_ADD + 1, [OP_SUB] = V_SUB + 1, [OP_MUL] = V_MUL + 1,
+            [OP_DIV] = V_DIV + 1, [OP_POW] = V_POW + 1, [OP_LT] = V_LT + 1,
+            [OP_LE] = V_LE + 1, [OP_GT] = V_GT + 1, [OP_GE] = V_GE + 1,
+            [OP_EQ] = V_EQ + 1, [OP_NE] = V_NE + 1};
+        int op = map[n->op] - 1;
+        if (op < 0) return T_NO;
+        ta = vgen(G, n->kid[0], &ra);
+        tb = vgen(G, n->kid[1], &rb);
+        if (!numeric(ta) || !numeric(tb) || (ta != T_REAL && tb != T_REAL)) return T_NO;
+        if (op == V_POW && tb == T_NUM) return T_NO; /* exponent kind varies per lane */
+        *reg = new_reg(G, 0, 0.0, 0);
+        add_ins(G, (vins){op, *reg, ra, rb, 0, op == V_POW && tb == T_INT, NULL});
+        return op >= V_LT ? T_INT : T_REAL;
+    }
+    case N_AND: case N_OR:
+        ta = vgen(G, n->kid[0], &ra);
+        tb = vgen(G, n->kid[1], &rb);
+        if (ta != T_INT || tb != T_INT) return T_NO;
+        *reg = new_reg(G, 0, 0.0, 0);
+        add_ins(G, (vins){n->kind == N_AND ? V_AND : V_OR, *reg, ra, rb, 0, 0, NULL});
+        return T_INT;
+    case N_TERN:
+        tc = vgen(G, n->kid[0], &rc);
+        ta = vgen(G, n->kid[1], &ra);
+        tb = vgen(G, n->kid[2], &rb);
+        if (tc != T_INT || !numeric(ta) || !numeric(tb)) return T_NO;
+        *reg = new_reg(G, 0, 0.0, 0);
+        add_ins(G, (vins){V_SEL, *reg, ra, rb, rc, 0, NULL});
+        return ta == tb ? ta : T_NUM;
+    case N_SERIAL:
+        ta = vgen(G, n->kid[0], &ra);
+        if (!numeric(ta)) return T_NO;
+        return vgen(G, n->kid[1], reg);
+    case N_CALL: {
+        if (n->ival < 0) return vgen_ext(G, n, reg);
+        if (n->nkids != 1) return T_NO;
+        const pv_builtin_desc *d = pv_builtin_desc_get((int)n->ival);
+        ta = vgen(G, n->kid[0], &ra);
+        if (!numeric(ta)) return T_NO;
+        if (d->flags & BF_REAL1) {
+            *reg = new_reg(G, 0, 0.0, 0);
+            add_ins(G, (vins){V_CALL1, *reg, ra, 0, 0, (int)n->ival, NULL});
+            return T_REAL;
+        }
+        if (strcmp(d->name, "abs") == 0 && ta == T_REAL) {
+            *reg = new_reg(G, 0, 0.0, 0);
+            add_ins(G, (vins){V_ABS, *reg, ra, 0, 0, 0, NULL});
+            return T_REAL;
+        }
+        return T_NO;
+    }
+    default:
+        return T_NO;
+    }
+}
+
+pv_status pv_vcompile(pv_env *env, const pv_code *code, int nslots, const char *const *slots,
+                      pv_vcode **out)
+{
+    *out = NULL;
+    vctx V = {env, code, nslots, slots, PV_OK};
+    pv_node *ast = pv_node_clone(code->ast);
+    if (!ast) return pv_err(env->ctx, PV_ENOMEM, "out of memory");
+    transform(&V, ast, 0);
+    if (V.st) {
+        pv_node_free(ast);
+        return V.st;
+    }
+    fold(&V, ast);
+    pv_vcode *vc = calloc(1, sizeof *vc);
+    if (!vc) {
+        pv_node_free(ast);
+        return pv_err(env->ctx, PV_ENOMEM, "out of memory");
+    }
+    vc->env = env;
+    vc->nslots = nslots;
+    vc->degrees = env->degrees;
+    vc->code = pv_code_from_ast(env->ctx, ast, code->src, code->start, code->end);
+    if (!vc->code) {
+        free(vc);
+        return env->ctx->err_code ? env->ctx->err_code : PV_ENOMEM;
+    }
+    gen G = {vc, 0, 0, false};
+    int t = vgen(&G, vc->code->ast, &vc->result);
+    if (G.oom) {
+        pv_vcode_destroy(vc);
+        return pv_err(env->ctx, PV_ENOMEM, "out of memory");
+    }
+    vc->fast = numeric(t);
+    *out = vc;
+    return PV_OK;
+}
+
+void pv_vcode_destroy(pv_vcode *vc)
+{
+    if (!vc) return;
+    pv_code_destroy(vc->code);
+    free(vc->ins);
+    free(vc->regs);
+    free(vc);
+}
+
+pv_vscratch *pv_vscratch_create(const pv_vcode *vc, size_t max_lanes)
+{
+    pv_vscratch *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->max_lanes = max_lanes;
+    int nr = vc->nregs > 0 ? vc->nregs : 1;
+    s->temps = malloc((size_t)(vc->ntemps > 0 ? vc->ntemps : 1) * CHUNK * sizeof(double));
+    s->rp = calloc((size_t)nr, sizeof *s->rp);
+    s->ru = calloc((size_t)nr, sizeof *s->ru);
+    s->runi = calloc((size_t)nr, sizeof *s->runi);
+    s->lane = calloc((size_t)(vc->nslots > 0 ? vc->nslots : 1), sizeof *s->lane);
+    s->vm.env = vc->env;
+    s->vm.quiet = true;
+    s->vm.fixed_deg = true;
+    s->vm.deg = vc->degrees;
+    if (!s->temps || !s->rp || !s->ru || !s->runi || !s->lane) {
+        pv_vscratch_destroy(s);
+        return NULL;
+    }
+    return s;
+}
+
+void pv_vscratch_destroy(pv_vscratch *s)
+{
+    if (!s) return;
+    free(s->temps);
+    free(s->rp);
+    free(s->ru);
+    free(s->runi);
+    free(s->lane);
+    pv_vm_fini(&s->vm);
+    free(s);
+}
+
+/* ---- evaluation ------------------------------------------------------------------------- */
+
+static double lane_scalar(const pv_vcode *vc, pv_vscratch *s, size_t i, const pv_vinput *in)
+{
+    for (int k = 0; k < vc->nslots; k++) s->lane[k] = in[k].p[in[k].stride ? i : 0];
+    pv_value v;
+    s->vm.undefined = false;
+    s->vm.depth = 0;
+    s->vm.loc_code = NULL;
+    pv_status st = pv_vm_exec(&s->vm, vc->code, 0, 0, s->lane, &v);
+    double r = NAN;
+    if (st == PV_OK && !s->vm.undefined) {
+        if (v.type == PV_V_INT) r = (double)v.i;
+        else if (v.type == PV_V_CMPLX && v.im == 0.0) r = v.re;
+    }
+    pv_value_free(&v);
+    return r;
+}
+
+/* Binary loops with a uniform (scalar) or per-lane operand on each side. */
+#define BINLOOP(EXPR)                                                                      \
+    do {                                                                                   \
+        if (ua && ub) {                                                                    \
+            double x = A[0], y = B[0];                                                     \
+            double r_ = (EXPR);                                                            \
+            for (size_t i = 0; i < m; i++) D[i] = r_;                                      \
+        } else if (ua) {                                                                   \
+            double x = A[0];                                                               \
+            for (size_t i = 0; i < m; i++) { double y = B[i]; D[i] = (EXPR); }             \
+        } else if (ub) {                                                                   \
+            double y = B[0];                                                               \
+            for (size_t i = 0; i < m; i++) { double x = A[i]; D[i] = (EXPR); }             \
+        } else {                                                                           \
+            for (size_t i = 0; i < m; i++) { double x = A[i], y = B[i]; D[i] = (EXPR); }   \
+        }                                                                                  \
+    } while (0)
+
+static void run_ext(const pv_vcode *vc, pv_vscratch *s, const vins *I, size_t m)
+{
+    int nargs = I->aux >> 4;
+    const int regs[3] = {I->a, I->b, I->c};
+    double *D = (double *)s->rp[I->dst];
+    for (size_t i = 0; i < m; i++) {
+        pv_value args[3], res = {PV_V_UNDEF, 0, 0.0, 0.0, NULL};
+        for (int k = 0; k < nargs; k++) {
+            double v = s->rp[regs[k]][s->runi[regs[k]] ? 0 : i];
+            args[k] = (I->aux >> k) & 1 ? pv_int((int64_t)v) : pv_real(v);
+        }
+        pv_status st = I->ext->fn(vc->env, I->ext->ud, args, nargs, &res);
+        if (st == PV_OK && res.type == PV_V_CMPLX && res.im == 0.0) D[i] = res.re;
+        else {
+            D[i] = NAN;
+            s->slow[i] = 1;
+        }
+        pv_value_free(&res);
+    }
+}
+
+/* BINLOOP with a per-lane condition array in scope (Cc). */
+#define BINLOOP_SEL(EXPR)                                                                  \
+    do {                                                                                   \
+        if (ua && ub) {                                                                    \
+            double x = A[0], y = B[0];                                                     \
+            for (size_t i = 0; i < m; i++) D[i] = (EXPR);                                  \
+        } else if (ua) {                                                                   \
+            double x = A[0];                                                               \
+            for (size_t i = 0; i < m; i++) { double y = B[i]; D[i] = (EXPR); }             \
+        } else if (ub) {                                                                   \
+            double y = B[0];                                                               \
+            for (size_t i = 0; i < m; i++) { double x = A[i]; D[i] = (EXPR); }             \
+        } else {                                                                           \
+            for (size_t i = 0; i < m; i++) { double x = A[i], y = B[i]; D[i] = (EXPR); }   \
+        }                                                                                  \
+    } while (0)
+
+/* The chunk loops are the hot path of voxel fills: ask GCC for full vectorisation here even
+ * in -O2 builds (its -O2 cost model skips most of these loops). No fast-math: results must
+ * stay bit-identical to the scalar VM. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+static void run_chunk(const pv_vcode *vc, pv_vscratch *s, size_t off, size_t m,
+                      const pv_vinput *in)
+{
+    /* bind registers */
+    int tnext = 0;
+    for (int r = 0; r < vc->nregs; r++) {
+        const vregdef *d = &vc->regs[r];
+        if (d->kind == 1) {
+            s->ru[r] = d->cval;
+            s->rp[r] = &s->ru[r];
+            s->runi[r] = true;
+        } else if (d->kind == 2) {
+            const pv_vinput *v = &in[d->slot];
+            s->runi[r] = v->stride == 0;
+            s->rp[r] = v->stride ? v->p + off : v->p;
+        } else {
+            s->rp[r] = s->temps + (size_t)tnext++ * CHUNK;
+            s->runi[r] = false;
+        }
+    }
+    unsigned char *slow = s->slow;
+    memset(slow, 0, m);
+    for (int k = 0; k < vc->nins; k++) {
+        const vins *I = &vc->ins[k];
+        double *D = (double *)s->rp[I->dst];
+        const double *A = s->rp[I->a], *B = s->rp[I->b];
+        bool ua = s->runi[I->a], ub = s->runi[I->b];
+        switch (I->op) {
+        case V_ADD: BINLOOP(x + y); break;
+        case V_SUB: BINLOOP(x - y); break;
+        case V_MUL: BINLOOP(x * y); break;
+        case V_DIV:
+            if (ub) {
+                BINLOOP(x / y);
+                if (B[0] == 0.0) memset(slow, 1, m);
+            } else if (ua) {
+                double x = A[0];
+                for (size_t i = 0; i < m; i++) {
+                    D[i] = x / B[i];
+                    slow[i] |= (unsigned char)(B[i] == 0.0);
+                }
+            } else {
+                for (size_t i = 0; i < m; i++) {
+                    D[i] = A[i] / B[i];
+                    slow[i] |= (unsigned char)(B[i] == 0.0);
+                }
+            }
+            break;
+        case V_POW:
+            for (size_t i = 0; i < m; i++) {
+                double re, im;
+                bool undef = false;
+                pv_pow_real(A[ua ? 0 : i], B[ub ? 0 : i], I->aux != 0, &re, &im, &undef);
+                D[i] = re;
+                if (undef || im != 0.0) slow[i] = 1;
+            }
+            break;
+        case V_LT: BINLOOP(x < y ? 1.0 : 0.0); break;
+        case V_LE: BINLOOP(x <= y ? 1.0 : 0.0); break;
+        case V_GT: BINLOOP(x > y ? 1.0 : 0.0); break;
+        case V_GE: BINLOOP(x >= y ? 1.0 : 0.0); break;
+        case V_EQ: BINLOOP(x == y ? 1.0 : 0.0); break;
+        case V_NE: BINLOOP(x != y ? 1.0 : 0.0); break;
+        case V_AND: BINLOOP((x != 0.0 && y != 0.0) ? 1.0 : 0.0); break;
+        case V_OR: BINLOOP((x != 0.0 || y != 0.0) ? 1.0 : 0.0); break;
+        case V_NEG:
+            if (ua) for (size_t i = 0; i < m; i++) D[i] = -A[0];
+            else for (size_t i = 0; i < m; i++) D[i] = -A[i];
+            break;
+        case V_ABS:
+            if (ua) for (size_t i = 0; i < m; i++) D[i] = fabs(A[0]);
+            else for (size_t i = 0; i < m; i++) D[i] = fabs(A[i]);
+            break;
+        case V_CALL1:
+            for (size_t i = 0; i < m; i++) {
+                double y;
+                if (pv_builtin_real1(I->aux, A[ua ? 0 : i], vc->degrees, &y)) D[i] = y;
+                else {
+                    D[i] = NAN;
+                    slow[i] = 1;
+                }
+            }
+            break;
+        case V_EXT:
+            run_ext(vc, s, I, m);
+            break;
+        case V_SEL: {
+            const double *C = s->rp[I->c];
+            if (s->runi[I->c]) {
+                bool t = C[0] != 0.0;
+                const double *S = t ? A : B;
+                bool us = t ? ua : ub;
+                for (size_t i = 0; i < m; i++) D[i] = S[us ? 0 : i];
+            } else {
+                const double *Cc = C;
+                BINLOOP_SEL(Cc[i] != 0.0 ? x : y);
+            }
+            break;
+        }
+        }
+    }
+}
+
+void pv_veval(const pv_vcode *vc, pv_vscratch *s, size_t n, const pv_vinput *in, double *out)
+{
+    for (size_t off = 0; off < n; off += CHUNK) {
+        size_t m = n - off < CHUNK ? n - off : CHUNK;
+        if (!vc->fast) {
+            for (size_t i = 0; i < m; i++) out[off + i] = lane_scalar(vc, s, off + i, in);
+            continue;
+        }
+        run_chunk(vc, s, off, m, in);
+        const double *R = s->rp[vc->result];
+        if (s->runi[vc->result]) for (size_t i = 0; i < m; i++) out[off + i] = R[0];
+        else memcpy(out + off, R, m * sizeof *out);
+        unsigned any = 0;
+        for (size_t i = 0; i < m; i++) any |= s->slow[i];
+        if (any)
+            for (size_t i = 0; i < m; i++)
+                if (s->slow[i]) out[off + i] = lane_scalar(vc, s, off + i, in);
+    }
+}

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Command-line checks for pvox, one case per ctest test (tests/app/tests.cmake):
+#   cli_test.sh CASE PVOX [MPIEXEC]
+# Each case runs pvox, then compares its exit code, stdout and stderr with what the README
+# promises. Exit 0 pass, 1 fail. MPI cases run `MPIEXEC --quiet -n 3` (ctest sets the
+# OMPI_* variables that allow root and oversubscription).
+set -uo pipefail
+
+case_name=$1
+PVOX=$2
+MPIEXEC=${3:-mpiexec}
+# Open MPI refuses root and more ranks than cores unless told (CI runs as root on 2 cores)
+export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
+export OMPI_MCA_rmaps_base_oversubscribe=${OMPI_MCA_rmaps_base_oversubscribe:-1}
+# no extra wait before mpirun reaps ranks that exit non-zero (error cases)
+export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-0}
+case $PVOX in
+/*) ;;
+*/*) PVOX=$(realpath "$PVOX") ;; # the checks run in a scratch directory
+esac
+work=$(mktemp -d "${TMPDIR:-/tmp}/pvox-cli.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+fails=0
+out=; err=; rc=
+# run CMD...: capture stdout, stderr and exit code; 120 s hang guard
+run() {
+    timeout 120 "$@" >"$work/out" 2>"$work/err" </dev/null
+    rc=$?
+    out=$(cat "$work/out")
+    err=$(cat "$work/err")
+}
+# run_in INPUT CMD...: the same with INPUT on stdin
+run_in() {
+    local input=$1
+    shift
+    printf '%s' "$input" | timeout 120 "$@" >"$work/out" 2>"$work/err"
+    rc=$?
+    out=$(cat "$work/out")
+    err=$(cat "$work/err")
+}
+fail() {
+    echo "FAIL [$case_name]: $*"
+    echo "  exit code: $rc"
+    echo "  stdout: $(printf '%s' "$out" | head -20)"
+    echo "  stderr: $(printf '%s' "$err" | head -20)"
+    fails=$((fails + 1))
+}
+expect_rc() { [ "$rc" = "$1" ] || fail "exit code $rc, expected $1"; }
+expect_out() { [ "$out" = "$1" ] || fail "stdout differs; expected: $1"; }
+expect_err() { [ "$err" = "$1" ] || fail "stderr differs; expected: $1"; }
+expect_err_has() { grep -qF -- "$1" <<<"$err" || fail "stderr lacks: $1"; }
+expect_out_has() { grep -qF -- "$1" <<<"$out" || fail "stdout lacks: $1"; }
+# count_in TEXT PATTERN: number of lines of TEXT containing PATTERN
+count_in() { grep -cF -- "$2" <<<"$1"; }
+# mpiexec's --quiet drops its own banner about non-zero exit codes
+mpi=("$MPIEXEC" --quiet --oversubscribe -n 3)
+
+usage_first="pvox: error:"
+case $case_name in
+version)
+    run "$PVOX" --version
+    expect_rc 0
+    [ "$(head -1 <<<"$out")" = "pvox 0.1.0" ] || fail "first line is not 'pvox 0.1.0'"
+    expect_err ""
+    ;;
+help)
+    run "$PVOX" --help
+    expect_rc 0
+    expect_out_has "usage: pvox [options]"
+    for opt in -e -o --threads --max-memory --progress -q --log-all-ranks --version; do
+        grep -qE -- "^  (-[a-zA-Z], )?$opt([ ,]|$)" <<<"$out" || fail "help lacks option $opt"
+    done
+    expect_out_has "exit status: 0 ok, 1 script error, 2 bad command line, 3 runtime"
+    expect_err ""
+    run "$PVOX" -h
+    expect_rc 0
+    ;;
+bad_option)
+    run "$PVOX" --bogus job.gp
+    expect_rc 2
+    expect_out ""
+    expect_err "$usage_first unknown option '--bogus'
+usage: pvox [options] [-e \"commands\"] job.gp [more.gp ...]
+try 'pvox --help' for more information"
+    ;;
+bad_option_mpi)
+    # every rank exits 2; only rank 0 speaks
+    run "${mpi[@]}" "$PVOX" -e 'print 1' --frobnicate
+    expect_rc 2
+    [ "$(count_in "$err" "unknown option '--frobnicate'")" = 1 ] || fail "message not printed once"
+    ;;
+bad_values)
+    for args in "--threads" "--threads 0" "--threads x" "--threads=-3" "--max-memory 12Q" \
+        "--max-memory" "-e" "-o" "--max-memory=0"; do
+        # shellcheck disable=SC2086
+        run "$PVOX" $args
+        expect_rc 2
+        expect_err_has "$usage_first"
+    done
+    run "$PVOX"
+    expect_rc 2
+    expect_err_has "no job script given"
+    ;;
+good_values)
+    # accepted values: the run itself then succeeds
+    for args in "--threads 2" "--threads=1" "--max-memory 512M" "--max-memory=1.5GiB" \
+        "--max-memory 4096" "-q" "--progress" "--no-progress" "--log-all-ranks" "-v"; do
+        # shellcheck disable=SC2086
+        run "$PVOX" $args -e 'x = 1'
+        expect_rc 0
+    done
+    ;;
+missing_file)
+    run "$PVOX" nonexistent.gp
+    expect_rc 3
+    expect_out ""
+    expect_err "pvox: error: cannot open 'nonexistent.gp': No such file or directory"
+    ;;
+missing_file_mpi)
+    run "${mpi[@]}" "$PVOX" -e 'print "before"' nonexistent.gp -e 'print "after"'
+    expect_rc 3
+    expect_err "before
+pvox: error: cannot open 'nonexistent.gp': No such file or directory"
+    ;;
+order)
+    printf 'print "b"\n' >b.gp
+    printf 'print "d"\n' >d.gp
+    run "$PVOX" -e 'print "a"' b.gp -e 'print "c"' d.gp -e 'print "e"'
+    expect_rc 0
+    expect_err "a
+b
+c
+d
+e"
+    expect_out ""
+    ;;
+order_mpi)
+    printf 'print "b"\n' >b.gp
+    run "${mpi[@]}" "$PVOX" -e 'print "a"' b.gp -e 'print "c"'
+    expect_rc 0
+    expect_err "a
+b
+c"
+    ;;
+stdin)
+    run_in 'print "from stdin"
+' "$PVOX" -e 'print 1' -
+    expect_rc 0
+    expect_err "1
+from stdin"
+    ;;
+stdin_mpi)
+    run_in 'print "from stdin"
+' "${mpi[@]}" "$PVOX" -
+    expect_rc 0
+    expect_err "from stdin"
+    ;;
+script_error)
+    # the first error stops the run: later -e commands do not run
+    printf 'x = 1\nprint   potx\n' >e.gp
+    run "$PVOX" e.gp -e 'print "not reached"'
+    expect_rc 1
+    expect_err "e.gp:2:9: error: undefined variable: potx
+print   potx
+        ^"
+    ;;
+exit_status)
+    run "$PVOX" -e 'print "a"; exit status 4; print "b"' -e 'print "c"'
+    expect_rc 4
+    expect_err "a"
+    run "${mpi[@]}" "$PVOX" -e 'exit status 5'
+    expect_rc 5
+    ;;
+outdir)
+    run "$PVOX" -o newdir -e 'x = 1'
+    expect_rc 0
+    [ -d newdir ] || fail "-o did not create newdir"
+    : >plainfile
+    run "$PVOX" -o plainfile -e 'x = 1'
+    expect_rc 3
+    expect_err "pvox: error: cannot use output directory 'plainfile': Not a directory"
+    ;;
+fault_injection)
+    # --fail-alloc-at N makes the N-th tracked allocation fail on every rank: the run stops
+    # with exit code 3 and one message, and nothing hangs
+    # shellcheck disable=SC2016 # $v is gnuplot's, not the shell's
+    grid='set vgrid $v size 20; set vxrange [0:1]; set vyrange [0:1]; set vzrange [0:1]'
+    run "$PVOX" --fail-alloc-at 1 -e "$grid" -e 'print "not reached"'
+    expect_rc 3
+    expect_err_has "error: out of memory"
+    expect_err_has "(injected failure)"
+    run "${mpi[@]}" "$PVOX" --fail-alloc-at 1 -e 'print "first"' -e "$grid"
+    expect_rc 3
+    [ "$(count_in "$err" "out of memory")" = 1 ] || fail "message not printed once"
+    [ "$(head -1 <<<"$err")" = first ] || fail "output before the failure is missing"
+    run "$PVOX" --max-memory 1K -e "$grid"
+    expect_rc 3
+    ;;
+dashdash)
+    printf 'print "dash"\n' >-odd.gp
+    run "$PVOX" -- -odd.gp
+    expect_rc 0
+    expect_err "dash"
+    ;;
+*)
+    echo "unknown case '$case_name'"
+    exit 1
+    ;;
+esac
+
+if [ "$fails" -gt 0 ]; then
+    echo "$case_name: $fails check(s) failed"
+    exit 1
+fi
+echo "$case_name: ok"
+exit 0

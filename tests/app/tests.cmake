@@ -1,0 +1,18 @@
+# Command-line tests (tests/app/cli_test.sh): one ctest test per case, labelled "app".
+# Cases ending in _mpi start 3 ranks.
+set(pv_cli_cases version help bad_option bad_option_mpi bad_values good_values missing_file
+  missing_file_mpi order order_mpi stdin stdin_mpi script_error exit_status outdir dashdash
+  fault_injection)
+foreach(c ${pv_cli_cases})
+  add_test(NAME app.cli.${c}
+    COMMAND bash ${CMAKE_SOURCE_DIR}/tests/app/cli_test.sh ${c} $<TARGET_FILE:pvox>
+            ${MPIEXEC_EXECUTABLE})
+  set(procs 1)
+  set(labels app)
+  if(c MATCHES "_mpi$" OR c STREQUAL "exit_status" OR c STREQUAL "fault_injection")
+    set(procs 3)
+    set(labels app mpi)
+  endif()
+  set_tests_properties(app.cli.${c} PROPERTIES LABELS "${labels}" PROCESSORS ${procs}
+    TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()

@@ -1,0 +1,2 @@
+# helper for s05 (not a case)
+MAC_CMD = 'print "from a macro command"'

@@ -1,0 +1,5 @@
+# pause does nothing in a batch run (decision 10)
+pause 5
+pause -1 "press return"
+pause mouse
+print "no wait"

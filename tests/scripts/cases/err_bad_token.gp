@@ -1,0 +1,3 @@
+# a character that is not part of the language
+print "not printed"
+a = 1 $ 2

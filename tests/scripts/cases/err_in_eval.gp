@@ -1,0 +1,3 @@
+# an error inside an eval'd string
+print "before"
+eval "q = 1 + nosuch"

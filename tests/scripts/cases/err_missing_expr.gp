@@ -1,0 +1,3 @@
+# an assignment without a value
+print "not printed"
+x =

@@ -1,0 +1,3 @@
+# one ')' too many
+print "not printed"
+y = (1 + 2))

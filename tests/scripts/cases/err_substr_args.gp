@@ -1,0 +1,3 @@
+# a builtin called with too few arguments
+print "before"
+print substr("abc", 1)

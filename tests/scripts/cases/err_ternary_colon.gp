@@ -1,0 +1,3 @@
+# '?' without its ':'
+print "not printed"
+y = 1 ? 2

@@ -1,0 +1,4 @@
+# a string where a number is expected (builtin argument)
+x = "abc"
+print "before"
+print sin(x)

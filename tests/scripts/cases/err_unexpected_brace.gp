@@ -1,0 +1,4 @@
+# a '}' with no block to close
+print "not printed"
+x = 1
+}

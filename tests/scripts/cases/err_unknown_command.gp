@@ -1,0 +1,3 @@
+# a command gnuplot does not have
+print "not printed"
+frobnicate 3

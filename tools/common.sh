@@ -1,0 +1,60 @@
+# shellcheck shell=bash disable=SC2034
+# Shared by run.sh and test.sh (sourced, not run): Debian packages, build, MPI as root.
+# Everything here is idempotent: packages are installed only when missing, the build
+# directory is reused.
+
+# Debian 12 packages (shared/notes/TOOLCHAIN.md). Append, do not reorder.
+PV_BUILD_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin
+    libhdf5-openmpi-dev hdf5-tools libpng-dev libcairo2-dev fonts-dejavu-core)
+# Oracles and checkers used by the test suite.
+PV_TEST_PACKAGES=(gnuplot-nox python3)
+
+pv_say() { printf '==> %s\n' "$*" >&2; }
+pv_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# pv_install_packages PKG...: apt-get install the ones dpkg does not list as installed.
+pv_install_packages() {
+    local missing=() p
+    for p in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+            missing+=("$p")
+        fi
+    done
+    if [ "${#missing[@]}" -eq 0 ]; then
+        pv_say "Debian packages: all ${#} present"
+        return 0
+    fi
+    command -v apt-get >/dev/null || pv_die "missing packages (${missing[*]}) and no apt-get: install them by hand"
+    local sudo=()
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null || pv_die "missing packages (${missing[*]}): run as root or install them"
+        sudo=(sudo)
+    fi
+    pv_say "installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update </dev/null
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        "${missing[@]}" </dev/null
+}
+
+# pv_build SRC BUILD [cmake -D options...]: configure (warnings are errors under CI=true)
+# and build with two jobs.
+pv_build() {
+    local src=$1 build=$2
+    shift 2
+    local werror=OFF
+    [ "${CI:-}" = true ] && werror=ON
+    pv_say "configuring $build (PV_WERROR=$werror)"
+    cmake -S "$src" -B "$build" -DPV_WERROR="$werror" "$@"
+    pv_say "building"
+    cmake --build "$build" -j2
+}
+
+# Open MPI refuses to run as root unless told, and more ranks than cores without
+# oversubscription; both are fine on a workstation or a CI container.
+pv_mpi_env() {
+    if [ "$(id -u)" = 0 ]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+    export OMPI_MCA_rmaps_base_oversubscribe=1
+}
