@@ -111,12 +111,16 @@ typedef struct pv_fill_result {
     double last_distance;    /* VoxelDistance of the last update in file order */
 } pv_fill_result;
 
+/* pv_grid_fill flags */
+#define PV_FILL_GRID_UNITS 1u    /* vgfill: radius and inclusion test in grid units (§5.4) */
+#define PV_FILL_NEED_GRIDDIST 2u /* compute GridDistance lanes for a plain vfill too */
+
 /* Add the value expression over sphere ∩ brick of every source into this rank's slab
- * (gnuplot-voxel.md §5.2; grid_units selects vgfill's rule, §5.4). Sources are in file
+ * (gnuplot-voxel.md §5.2; PV_FILL_GRID_UNITS selects vgfill's rule, §5.4). Sources are in file
  * order; each voxel receives them in that order whatever the thread count, so the result
  * is bit-identical for any rank and thread count. Collective (reduces the counts). */
 pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
-                       bool grid_units, pv_fill_eval_fn eval, void *ud,
+                       unsigned flags, pv_fill_eval_fn eval, void *ud,
                        pv_fill_result *res);
 
 #endif /* PVOX_GRID_H */

@@ -177,6 +177,9 @@ bool pv_env_remove_datablock(pv_env *env, const char *name);
 pv_status pv_env_set_array(pv_env *env, const char *name, size_t n);
 pv_value *pv_env_get_array(pv_env *env, const char *name, size_t *n);
 bool pv_env_remove_array(pv_env *env, const char *name);
+/* `print A` of an array: "[1.5,2,\"x\",]" (strings quoted, undefined elements empty).
+ * Returns a malloc'd string. */
+char *pv_array_format(const pv_value *elems, size_t n);
 
 /* `set angles degrees|radians`: sin/cos/tan take degrees, asin/acos/atan/atan2/arg return
  * degrees (complex arguments and results are scaled as a whole, as gnuplot does). Default
@@ -275,8 +278,9 @@ pv_status pv_eval_string(pv_env *env, const pv_code *code, char **out);  /* mall
  * real math functions and external builtins run as loops over double arrays; a lane whose
  * value might differ there (division by zero, a complex, int or undefined intermediate) is
  * recomputed by the scalar VM, and expressions outside that subset (int arithmetic such as
- * int(x)/2, strings) run every lane through the scalar VM (correct, ~10x slower). External
- * builtins are called from the caller's threads and must be safe to call concurrently.
+ * int(x)/2, strings) run every lane through the scalar VM (correct, ~10x slower).
+ * Expressions calling an external builtin (pv_env_register_builtin, e.g. voxel(), an MPI
+ * collective) have no vector form, so pv_veval never calls one from OpenMP threads.
  */
 typedef struct pv_vcode pv_vcode;
 typedef struct pv_vscratch pv_vscratch;
@@ -287,8 +291,11 @@ typedef struct pv_vinput {
 } pv_vinput;
 
 /* Compile `code` for lanes. slots[k] names input k ("VoxelDistance", "x", "$4", ...).
- * Fails (PV_ESCRIPT, located) if the expression cannot run in vector form (e.g. it uses
- * strings or a builtin that has side effects); callers may then fall back to pv_eval. */
+ * Fails (PV_ESCRIPT, located) if the expression cannot run in vector form: assignments,
+ * sum, rand(), a column that is not a slot, or a variable / function not defined yet (so
+ * the scalar path reports it as gnuplot would); callers then fall back to pv_eval. A call
+ * of an external builtin also fails (PV_ESCRIPT) but records no error in the context. String
+ * results and int arithmetic compile but run lane by lane through the scalar VM. */
 pv_status pv_vcompile(pv_env *env, const pv_code *code, int nslots, const char *const *slots,
                       pv_vcode **out);
 void pv_vcode_destroy(pv_vcode *vc);

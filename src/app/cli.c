@@ -147,6 +147,8 @@ static bool flag(pv_cli *cli, const char *a, bool *progress_set)
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
         cli->opt.quiet = true;
     } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+        cli->opt.log_level = PV_LOG_INFO;
+    } else if (!strcmp(a, "-vv") || !strcmp(a, "--debug")) {
         cli->opt.log_level = PV_LOG_DEBUG;
     } else if (!strcmp(a, "--progress")) {
         cli->opt.progress = true;
@@ -246,7 +248,8 @@ void pv_cli_print_help(FILE *f)
           "  --progress           progress bars on stderr (default when stderr is a terminal)\n"
           "  --no-progress        no progress bars\n"
           "  -q, --quiet          no progress bars and no informational log lines\n"
-          "  -v, --verbose        debug log lines as well\n"
+          "  -v, --verbose        info log lines (timings, rates, grid checksums)\n"
+          "  -vv, --debug         debug log lines as well\n"
           "  --log-all-ranks      log lines from every rank, not only rank 0\n"
           "  -V, --version        print the version and exit\n"
           "  -h, --help           print this help and exit\n"

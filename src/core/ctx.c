@@ -50,7 +50,7 @@ void pv_options_default(pv_options *opt)
         .quiet = false,
         .progress = false,
         .log_all_ranks = false,
-        .log_level = PV_LOG_INFO,
+        .log_level = PV_LOG_WARN, /* stderr carries what gnuplot prints; -v adds info */
         .outdir = NULL,
         .max_memory = 0,
         .fail_alloc_at = 0,

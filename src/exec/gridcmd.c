@@ -24,6 +24,8 @@ struct pv_gridset {
     int active;            /* index into grid[], -1: none */
     bool pending[3];       /* `set vxrange` before any grid (decision 2) */
     double pend_lo[3], pend_hi[3];
+    bool filling;          /* a fill kernel is running: voxel() must not be collective */
+    int voxel_in_fill;     /* voxel() was called by a fill's value expression */
 };
 
 static pv_gridset *gs_of(pv_interp *I) { return I->grids; }
@@ -67,6 +69,13 @@ static pv_status builtin_voxel(pv_env *env, void *ud, const pv_value *args, int 
 {
     pv_interp *I = ud;
     (void)env;
+    if (gs_of(I)->filling) {
+        /* Called per voxel from fill threads: a collective read is impossible there (and
+         * would read the grid being written). Flag it; the fill reports a located error. */
+        gs_of(I)->voxel_in_fill = 1;
+        *out = (pv_value){PV_V_UNDEF, 0, 0.0, 0.0, NULL};
+        return PV_OK;
+    }
     pv_grid *g = active_grid(I);
     if (!g)
         return pv_err(I->ctx, PV_ESCRIPT, "no active voxel grid");
@@ -513,6 +522,7 @@ typedef struct fill_eval {
     pv_vscratch **scratch;     /* one per thread */
     int nslots;
     int failed;                /* scalar fallback hit an error */
+    bool grid_units;           /* vgfill: GridDistance is set too */
 } fill_eval;
 
 static void eval_vector(void *ud, int tid, size_t src, size_t n, const double *dist,
@@ -544,6 +554,10 @@ static void eval_scalar(void *ud, int tid, size_t src, size_t n, const double *d
         for (size_t k = 0; k < n; k++) {
             pv_value d = pv_real(dist[k]), v = {0};
             pv_env_set(F->I->env, "VoxelDistance", &d);
+            if (F->grid_units) {
+                pv_value gd = pv_real(gdist[k]);
+                pv_env_set(F->I->env, "GridDistance", &gd);
+            }
             if (F->failed || pv_eval(F->I->env, F->code, &v) != PV_OK) {
                 F->failed = 1;
                 out[k] = 0;
@@ -597,7 +611,7 @@ static pv_status run_fill(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
         break;
     }
     /* compile the value spec for lanes */
-    fill_eval F = {I, &R, value, NULL, NULL, 2 + R.ncols, 0};
+    fill_eval F = {I, &R, value, NULL, NULL, 2 + R.ncols, 0, grid_units};
     const char *slots[2 + MAX_FILL_COLS];
     char colname[MAX_FILL_COLS][8];
     slots[0] = "VoxelDistance";
@@ -619,11 +633,30 @@ static pv_status run_fill(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
     pv_err_clear(ctx); /* a failed vector compile is not an error: the scalar path runs */
     pv_fill_result res;
     double t0 = MPI_Wtime();
-    st = pv_grid_fill(ctx, g, R.src, R.n, grid_units, fn, &F, &res);
+    pv_gridset *gs = gs_of(I);
+    gs->filling = true;
+    gs->voxel_in_fill = 0;
+    /* GridDistance lanes cost a second sqrt per voxel: only when the value can read them */
+    unsigned fill_flags = grid_units ? PV_FILL_GRID_UNITS : 0u;
+    size_t v0, v1;
+    pv_code_span(value, &v0, &v1);
+    const char *vtext = c->tl->src->text;
+    for (size_t k = v0; k + 12 <= v1 && k + 12 <= c->tl->src->len; k++)
+        if (memcmp(vtext + k, "GridDistance", 12) == 0)
+            fill_flags |= PV_FILL_NEED_GRIDDIST;
+    st = pv_grid_fill(ctx, g, R.src, R.n, fill_flags, fn, &F, &res);
+    gs->filling = false;
     double t1 = MPI_Wtime();
-    int failed = F.failed, anyfail = 0;
-    MPI_Allreduce(&failed, &anyfail, 1, MPI_INT, MPI_MAX, ctx->comm);
-    if (st == PV_OK && anyfail) {
+    int flags[2] = {F.failed, gs->voxel_in_fill}, any[2] = {0, 0};
+    MPI_Allreduce(flags, any, 2, MPI_INT, MPI_MAX, ctx->comm);
+    int anyfail = any[0];
+    if (st == PV_OK && any[1]) {
+        size_t s0, s1;
+        pv_code_span(value, &s0, &s1);
+        st = pv_source_error(ctx, PV_ESCRIPT, c->tl->src, s0,
+                             "voxel() cannot be used in a %s value expression (it would read "
+                             "the grid being filled)", grid_units ? "vgfill" : "vfill");
+    } else if (st == PV_OK && anyfail) {
         /* Re-evaluate once outside the parallel region to report the located error. */
         pv_err_clear(ctx);
         pv_value d = pv_real(0), v = {0};
@@ -647,6 +680,14 @@ static pv_status run_fill(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
                grid_units ? "vgfill" : "vfill", (long long)res.voxels_modified, secs,
                secs > 0 ? (double)res.voxels_modified / secs / 1e6 : 0.0,
                fn == eval_vector ? "vector" : "scalar");
+        /* The checksum proves bit-identical grids across rank and thread counts; it costs
+         * a pass over the grid, so only when info messages are shown (-v). */
+        if (ctx->opt.log_level >= PV_LOG_INFO) {
+            pv_grid_stats gst;
+            if (pv_grid_stats_compute(ctx, g, &gst) == PV_OK)
+                pv_log(ctx, PV_LOG_INFO, "grid", "%s checksum %016llx", g->name,
+                       (unsigned long long)gst.checksum);
+        }
     }
     if (F.scratch)
         for (int t = 0; t < nthreads; t++)
@@ -691,7 +732,7 @@ static pv_status fill_one(pv_interp *I, pv_cursor *c, bool exec, void *ud)
         goto out;
     pv_grid *g = active_grid(I);
     if (!g) {
-        st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, A->off, "No current voxel grid");
+        st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, A->off, "no current voxel grid");
         goto out;
     }
     if ((st = ensure_ranges(I, g, c, A->off)) != PV_OK)

@@ -331,8 +331,21 @@ static pv_status stmt_if(pv_interp *I, pv_cursor *c, bool exec, size_t hi)
             size_t eol = c->pos;
             while (eol < hi && tl->tok[eol].kind != PV_TK_NEWLINE && tl->tok[eol].kind != PV_TK_EOF)
                 eol++;
-            if (!exec) st = run_range(I, tl, c->pos, eol, false);
-            else if (!taken && truth) st = run_range(I, tl, c->pos, eol, true);
+            /* `if (c) cmd; cmd; else cmd; cmd` (old style, deprecated in 5.4 but accepted) */
+            size_t els = eol;
+            for (size_t i = c->pos + 1; i < eol; i++)
+                if (tok_is_name(&tl->tok[i], "else") && tl->tok[i - 1].kind == PV_TK_SEMI) {
+                    els = i;
+                    break;
+                }
+            if (!exec) {
+                st = run_range(I, tl, c->pos, els, false);
+                if (st == PV_OK && els < eol) st = run_range(I, tl, els + 1, eol, false);
+            } else if (!taken && truth) {
+                st = run_range(I, tl, c->pos, els, true);
+            } else if (!taken && els < eol) {
+                st = run_range(I, tl, els + 1, eol, true);
+            }
             c->pos = eol;
             return st;
         }
@@ -427,9 +440,8 @@ static pv_status run_stmt(pv_interp *I, const pv_toklist *tl, size_t p, size_t h
         else if (tok_is_name(t, "while")) st = stmt_while(I, &c, exec);
         else st = stmt_if(I, &c, exec, hi);
         *next = c.pos;
-        if (st == PV_OK && c.pos < hi && !tok_ends_stmt(&tl->tok[c.pos]) &&
-            !(c.pos > p && tok_is_op(&tl->tok[c.pos - 1], "}")))
-            st = tok_error(I, tl, c.pos, "unexpected or unrecognized token");
+        if (st == PV_OK && c.pos < hi && !tok_ends_stmt(&tl->tok[c.pos]))
+            st = pv_exec_expect_end(&c); /* `} print x` is an error, as in gnuplot */
         return st;
     }
     size_t e = stmt_end(tl, p, hi);

@@ -69,44 +69,88 @@ static void flush(lanes *L, float *data, pv_fill_eval_fn eval, void *ud, int tid
 }
 
 /* The nodes of one source's brick in plane iz; returns how many were updated, and raises
- * *last_in_plane to the largest ix*n+iy updated (with its distance). */
+ * *last_in_plane to the largest ix*n+iy updated (with its distance).
+ *
+ * Each row segment is done in two passes the compiler can vectorise: distances for the
+ * whole segment, then either the whole segment (every node inside the sphere: the common
+ * case for large radii) or the nodes that pass the sphere test are kept as lanes. The
+ * distance is computed as ((dx*dx + dy*dy) + dz*dz) in that order for every node, so it
+ * is the same double whichever path keeps it. */
 static int64_t fill_plane(const pv_grid *g, const pv_fill_source *s, const brick *b,
-                          bool grid_units, int64_t iz, lanes *L, float *data,
+                          unsigned flags, int64_t iz, lanes *L, float *data,
                           pv_fill_eval_fn eval, void *ud, int tid, size_t src,
                           int64_t *last_in_plane, double *last_dist)
 {
     const int64_t n = g->n;
     const double r = s->radius;
+    const bool grid_units = flags & PV_FILL_GRID_UNITS;
+    const bool need_g = grid_units || (flags & PV_FILL_NEED_GRIDDIST);
     /* Fractional grid position of the point, for GridDistance. */
-    double gp[3] = {(s->x - g->min[0]) / g->delta[0], (s->y - g->min[1]) / g->delta[1],
-                    (s->z - g->min[2]) / g->delta[2]};
-    double vz = g->min[2] + (double)iz * g->delta[2];
-    double dz = vz - s->z, gz = (double)iz - gp[2];
+    const double gp[3] = {(s->x - g->min[0]) / g->delta[0], (s->y - g->min[1]) / g->delta[1],
+                          (s->z - g->min[2]) / g->delta[2]};
+    const double vz = g->min[2] + (double)iz * g->delta[2];
+    const double dz = vz - s->z, gz = (double)iz - gp[2];
+    const double xmin = g->min[0], dxd = g->delta[0], sx = s->x;
     int64_t count = 0;
     for (int64_t iy = b->lo[1]; iy <= b->hi[1]; iy++) {
-        double vy = g->min[1] + (double)iy * g->delta[1];
-        double dy = vy - s->y, gy = (double)iy - gp[1];
-        size_t row = pv_grid_local_index(g, 0, iy, iz);
-        for (int64_t ix = b->lo[0]; ix <= b->hi[0]; ix++) {
-            double vx = g->min[0] + (double)ix * g->delta[0];
-            double dx = vx - s->x, gx = (double)ix - gp[0];
-            double d = sqrt(dx * dx + dy * dy + dz * dz);
-            double gd = sqrt(gx * gx + gy * gy + gz * gz);
-            double test = grid_units ? gd : d;
-            bool centre = ix == b->c[0] && iy == b->c[1] && iz == b->c[2];
-            if (!(test <= r) && !centre)
-                continue;
-            L->dist[L->n] = d;
-            L->gdist[L->n] = gd;
-            L->idx[L->n] = row + (size_t)ix;
-            if (++L->n == FILL_LANES)
+        const double vy = g->min[1] + (double)iy * g->delta[1];
+        const double dy = vy - s->y, gy = (double)iy - gp[1];
+        const size_t row = pv_grid_local_index(g, 0, iy, iz);
+        const bool centre_row = iy == b->c[1] && iz == b->c[2];
+        for (int64_t x0 = b->lo[0]; x0 <= b->hi[0]; x0 += FILL_LANES) {
+            int64_t x1 = x0 + FILL_LANES - 1 < b->hi[0] ? x0 + FILL_LANES - 1 : b->hi[0];
+            size_t len = (size_t)(x1 - x0 + 1);
+            if (L->n + len > FILL_LANES)
                 flush(L, data, eval, ud, tid, src);
-            count++;
+            size_t base = L->n;
+            double *restrict dist = L->dist + base;
+            double *restrict gdist = L->gdist + base;
+            double dmax = 0;
+            for (size_t k = 0; k < len; k++) {
+                double dx = (xmin + (double)(x0 + (int64_t)k) * dxd) - sx;
+                double d = sqrt(dx * dx + dy * dy + dz * dz);
+                dist[k] = d;
+                dmax = d > dmax ? d : dmax;
+            }
+            if (need_g)
+                for (size_t k = 0; k < len; k++) {
+                    double gx = (double)(x0 + (int64_t)k) - gp[0];
+                    gdist[k] = sqrt(gx * gx + gy * gy + gz * gz);
+                }
+            size_t kept;
+            int64_t last_ix;
+            double last_d;
+            if (!grid_units && dmax <= r) {
+                /* the whole segment is inside the sphere */
+                for (size_t k = 0; k < len; k++)
+                    L->idx[base + k] = row + (size_t)(x0 + (int64_t)k);
+                kept = len;
+                last_ix = x1;
+                last_d = dist[len - 1];
+            } else {
+                kept = 0;
+                last_ix = -1;
+                last_d = 0;
+                for (size_t k = 0; k < len; k++) {
+                    int64_t ix = x0 + (int64_t)k;
+                    double test = grid_units ? gdist[k] : dist[k];
+                    if (!(test <= r) && !(centre_row && ix == b->c[0]))
+                        continue;
+                    dist[kept] = dist[k];
+                    gdist[kept] = gdist[k];
+                    L->idx[base + kept] = row + (size_t)ix;
+                    kept++;
+                    last_ix = ix;
+                    last_d = dist[k];
+                }
+            }
+            L->n += kept;
+            count += (int64_t)kept;
             /* gnuplot's loop runs x outermost, then y, then z (its VoxelDistance after a
              * fill is the distance of the update with the largest (x, y, z)). */
-            if (ix * n + iy > *last_in_plane) {
-                *last_in_plane = ix * n + iy;
-                *last_dist = d;
+            if (kept && last_ix * n + iy > *last_in_plane) {
+                *last_in_plane = last_ix * n + iy;
+                *last_dist = last_d;
             }
         }
     }
@@ -114,8 +158,9 @@ static int64_t fill_plane(const pv_grid *g, const pv_fill_source *s, const brick
 }
 
 pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
-                       bool grid_units, pv_fill_eval_fn eval, void *ud, pv_fill_result *res)
+                       unsigned flags, pv_fill_eval_fn eval, void *ud, pv_fill_result *res)
 {
+    const bool grid_units = flags & PV_FILL_GRID_UNITS;
     memset(res, 0, sizeof *res);
     int64_t nplanes = g->z1 - g->z0;
     brick *bricks = malloc((nsrc ? nsrc : 1) * sizeof *bricks);
@@ -179,7 +224,7 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
     if (st == PV_OK) {
         float *data = g->data;
 #pragma omp parallel default(none) \
-    shared(g, src, bricks, start, list, nplanes, L, data, eval, ud, grid_units, last_src, \
+    shared(g, src, bricks, start, list, nplanes, L, data, eval, ud, flags, last_src, \
            last_pos, last_d) reduction(+ : modified)
         {
             int tid = omp_get_thread_num();
@@ -193,7 +238,7 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
                     size_t s = list[k];
                     int64_t lp = -1; /* largest ix*n+iy updated in this plane */
                     double ld = 0;
-                    int64_t c = fill_plane(g, &src[s], &bricks[s], grid_units, iz, my, data,
+                    int64_t c = fill_plane(g, &src[s], &bricks[s], flags, iz, my, data,
                                            eval, ud, tid, s, &lp, &ld);
                     flush(my, data, eval, ud, tid, s);
                     modified += c;

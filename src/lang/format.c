@@ -310,3 +310,33 @@ char *pv_gprintf(pv_ctx *ctx, const char *fmt, double x)
     if (!s) pv_err(ctx, strcmp(err, "out of memory") ? PV_ESCRIPT : PV_ENOMEM, "%s", err);
     return s;
 }
+
+char *pv_array_format(const pv_value *elems, size_t n)
+{
+    sbuf b = {NULL, 0, 0, false};
+    sb_add(&b, "[", 1);
+    for (size_t i = 0; i < n; i++) {
+        if (i) sb_add(&b, ",", 1);
+        const pv_value *v = &elems[i];
+        if (v->type == PV_V_UNDEF) continue;
+        if (v->type == PV_V_STR) {
+            sb_add(&b, "\"", 1);
+            sb_add(&b, v->s, strlen(v->s));
+            sb_add(&b, "\"", 1);
+            continue;
+        }
+        char *s = pv_value_format(v);
+        if (!s) {
+            b.oom = true;
+            break;
+        }
+        sb_add(&b, s, strlen(s));
+        free(s);
+    }
+    sb_add(&b, "]", 1);
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}

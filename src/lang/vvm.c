@@ -29,14 +29,13 @@ enum { T_NO = 0, T_REAL, T_INT, T_NUM };
 
 typedef enum vop {
     V_ADD, V_SUB, V_MUL, V_DIV, V_POW, V_LT, V_LE, V_GT, V_GE, V_EQ, V_NE, V_AND, V_OR,
-    V_NEG, V_ABS, V_CALL1, V_SEL, V_EXT
+    V_NEG, V_ABS, V_CALL1, V_SEL
 } vop;
 
 typedef struct vins {
     int op;
     int dst, a, b, c;   /* registers */
-    int aux;            /* builtin id for V_CALL1; V_EXT: int-arg bits | nargs << 4 */
-    const pv_ext *ext;  /* V_EXT */
+    int aux;            /* builtin id for V_CALL1 */
 } vins;
 
 typedef struct vregdef {
@@ -46,7 +45,7 @@ typedef struct vregdef {
 } vregdef;
 
 struct pv_vcode {
-    pv_env *env;        /* for external builtins in slow lanes */
+    pv_env *env;        /* for the scalar VM of slow lanes */
     pv_code *code;      /* inlined, folded bytecode (slow lanes) */
     int nslots;
     bool fast;
@@ -143,11 +142,11 @@ static pv_node *transform(vctx *V, pv_node *n, int depth)
             return n;
         }
         const pv_value *v = pv_env_get(V->env, n->name);
-        if (v) {
-            n->kind = N_CONST;
-            n->val = pv_value_copy(v);
-        }
-        return n; /* undefined: stays, every lane reports it as NaN */
+        if (!v) /* let the scalar path report it where gnuplot would */
+            return fail_at(V, n->off, "undefined variable", n->name);
+        n->kind = N_CONST;
+        n->val = pv_value_copy(v);
+        return n;
     }
     case N_COLUMN: {
         snprintf(buf, sizeof buf, "$%lld", (long long)n->ival);
@@ -195,10 +194,16 @@ static pv_node *transform(vctx *V, pv_node *n, int depth)
             return fail_at(V, n->off, "function with side effects cannot run in vector form", d->name);
         return n;
     }
-    if (pv_hash_get(&V->env->exts, n->name)) return n;
+    if (pv_hash_get(&V->env->exts, n->name)) {
+        /* external builtins (voxel() is an MPI collective) must never run in the caller's
+         * OpenMP threads: no vector form, and no error recorded (the scalar path is normal) */
+        if (V->st == PV_OK) V->st = PV_ESCRIPT;
+        return n;
+    }
     pv_func *f = pv_hash_get(&V->env->funcs, n->name);
-    if (!f) return n; /* undefined function: NaN lanes */
-    if (f->nparams != n->nkids) return n;
+    if (!f) return fail_at(V, n->off, "undefined function", n->name);
+    if (f->nparams != n->nkids)
+        return fail_at(V, n->off, "wrong number of arguments for function", n->name);
     if (depth >= MAX_INLINE_DEPTH)
         return fail_at(V, n->off, "recursive function cannot run in vector form", n->name);
     pv_node *body = subst(V, f->body->ast, n->kid, depth + 1);
@@ -348,29 +353,6 @@ static bool numeric(int t) { return t == T_REAL || t == T_INT || t == T_NUM; }
 
 static int vgen(gen *G, const pv_node *n, int *reg);
 
-/* External builtin (e.g. voxel()) with up to 3 real or exact-int arguments: called per
- * lane; typed real, so a lane whose result is not a real (an int, a string, undefined)
- * goes to the scalar path. */
-static int vgen_ext(gen *G, const pv_node *n, int *reg)
-{
-    const pv_ext *x = pv_hash_get(&G->vc->env->exts, n->name);
-    if (!x || n->nkids > 3 || (x->nargs >= 0 && x->nargs != n->nkids)) return T_NO;
-    int r[3] = {0, 0, 0}, isint = 0;
-    for (int i = 0; i < n->nkids; i++) {
-        int t = vgen(G, n->kid[i], &r[i]);
-        if (t == T_INT) {
-            const vregdef *d = &G->vc->regs[r[i]];
-            if (d->kind == 1 && fabs(d->cval) > 9007199254740992.0) return T_NO;
-            isint |= 1 << i;
-        } else if (t != T_REAL) {
-            return T_NO;
-        }
-    }
-    *reg = new_reg(G, 0, 0.0, 0);
-    add_ins(G, (vins){V_EXT, *reg, r[0], r[1], r[2], isint | (n->nkids << 4), x});
-    return T_REAL;
-}
-
 /* Returns the node's type; *reg receives its register. T_NO: not in the fast tier. */
 static int vgen(gen *G, const pv_node *n, int *reg)
 {
@@ -397,7 +379,7 @@ static int vgen(gen *G, const pv_node *n, int *reg)
             return T_REAL;
         }
         *reg = new_reg(G, 0, 0.0, 0);
-        add_ins(G, (vins){V_NEG, *reg, ra, 0, 0, 0, NULL});
+        add_ins(G, (vins){V_NEG, *reg, ra, 0, 0, 0});
         return T_REAL;
     case N_BINARY: {
         static const int map[OP_NBINOP] = {
@@ -412,7 +394,7 @@ static int vgen(gen *G, const pv_node *n, int *reg)
         if (!numeric(ta) || !numeric(tb) || (ta != T_REAL && tb != T_REAL)) return T_NO;
         if (op == V_POW && tb == T_NUM) return T_NO; /* exponent kind varies per lane */
         *reg = new_reg(G, 0, 0.0, 0);
-        add_ins(G, (vins){op, *reg, ra, rb, 0, op == V_POW && tb == T_INT, NULL});
+        add_ins(G, (vins){op, *reg, ra, rb, 0, op == V_POW && tb == T_INT});
         return op >= V_LT ? T_INT : T_REAL;
     }
     case N_AND: case N_OR:
@@ -420,7 +402,7 @@ static int vgen(gen *G, const pv_node *n, int *reg)
         tb = vgen(G, n->kid[1], &rb);
         if (ta != T_INT || tb != T_INT) return T_NO;
         *reg = new_reg(G, 0, 0.0, 0);
-        add_ins(G, (vins){n->kind == N_AND ? V_AND : V_OR, *reg, ra, rb, 0, 0, NULL});
+        add_ins(G, (vins){n->kind == N_AND ? V_AND : V_OR, *reg, ra, rb, 0, 0});
         return T_INT;
     case N_TERN:
         tc = vgen(G, n->kid[0], &rc);
@@ -428,26 +410,25 @@ static int vgen(gen *G, const pv_node *n, int *reg)
         tb = vgen(G, n->kid[2], &rb);
         if (tc != T_INT || !numeric(ta) || !numeric(tb)) return T_NO;
         *reg = new_reg(G, 0, 0.0, 0);
-        add_ins(G, (vins){V_SEL, *reg, ra, rb, rc, 0, NULL});
+        add_ins(G, (vins){V_SEL, *reg, ra, rb, rc, 0});
         return ta == tb ? ta : T_NUM;
     case N_SERIAL:
         ta = vgen(G, n->kid[0], &ra);
         if (!numeric(ta)) return T_NO;
         return vgen(G, n->kid[1], reg);
     case N_CALL: {
-        if (n->ival < 0) return vgen_ext(G, n, reg);
-        if (n->nkids != 1) return T_NO;
+        if (n->ival < 0 || n->nkids != 1) return T_NO;
         const pv_builtin_desc *d = pv_builtin_desc_get((int)n->ival);
         ta = vgen(G, n->kid[0], &ra);
         if (!numeric(ta)) return T_NO;
         if (d->flags & BF_REAL1) {
             *reg = new_reg(G, 0, 0.0, 0);
-            add_ins(G, (vins){V_CALL1, *reg, ra, 0, 0, (int)n->ival, NULL});
+            add_ins(G, (vins){V_CALL1, *reg, ra, 0, 0, (int)n->ival});
             return T_REAL;
         }
         if (strcmp(d->name, "abs") == 0 && ta == T_REAL) {
             *reg = new_reg(G, 0, 0.0, 0);
-            add_ins(G, (vins){V_ABS, *reg, ra, 0, 0, 0, NULL});
+            add_ins(G, (vins){V_ABS, *reg, ra, 0, 0, 0});
             return T_REAL;
         }
         return T_NO;
@@ -574,27 +555,6 @@ static double lane_scalar(const pv_vcode *vc, pv_vscratch *s, size_t i, const pv
         }                                                                                  \
     } while (0)
 
-static void run_ext(const pv_vcode *vc, pv_vscratch *s, const vins *I, size_t m)
-{
-    int nargs = I->aux >> 4;
-    const int regs[3] = {I->a, I->b, I->c};
-    double *D = (double *)s->rp[I->dst];
-    for (size_t i = 0; i < m; i++) {
-        pv_value args[3], res = {PV_V_UNDEF, 0, 0.0, 0.0, NULL};
-        for (int k = 0; k < nargs; k++) {
-            double v = s->rp[regs[k]][s->runi[regs[k]] ? 0 : i];
-            args[k] = (I->aux >> k) & 1 ? pv_int((int64_t)v) : pv_real(v);
-        }
-        pv_status st = I->ext->fn(vc->env, I->ext->ud, args, nargs, &res);
-        if (st == PV_OK && res.type == PV_V_CMPLX && res.im == 0.0) D[i] = res.re;
-        else {
-            D[i] = NAN;
-            s->slow[i] = 1;
-        }
-        pv_value_free(&res);
-    }
-}
-
 /* BINLOOP with a per-lane condition array in scope (Cc). */
 #define BINLOOP_SEL(EXPR)                                                                  \
     do {                                                                                   \
@@ -700,9 +660,6 @@ static void run_chunk(const pv_vcode *vc, pv_vscratch *s, size_t off, size_t m,
                     slow[i] = 1;
                 }
             }
-            break;
-        case V_EXT:
-            run_ext(vc, s, I, m);
             break;
         case V_SEL: {
             const double *C = s->rp[I->c];

@@ -94,6 +94,7 @@ static void test_if(void)
     expect("x = 2\nif (x == 1) {\n print 1\n} else if (x == 2) {\n print 2\n} else {\n print 3\n}",
            "2");
     expect("if (0) { print 1 } else { print 0 }", "0");
+    expect("if (0) print 1; else print 2\nif (1) print 3; else print 4\nprint 5", "2\n3\n5");
 }
 
 static void test_macros_eval(void)
@@ -190,6 +191,9 @@ static void test_misc(void)
     expect_error("x", PV_ESYNTAX, "t.gp:2:1: error: invalid command", "");
     expect_error("do for [i=1:3] {\n print i\n", PV_ESYNTAX, "t.gp:2:", "");
     expect_error("print 1\n}\n", PV_ESYNTAX, "t.gp:3:1: error: unexpected '}'", "");
+    expect_error("print 1\ndo for [i=1:2] { print i } print 3", PV_ESYNTAX,
+                 "t.gp:3:28: error: unexpected or unrecognized token: print", "");
+    expect("if (1) { print 1 }; print 2", "1\n2");
 }
 
 static void test_undefine_reset(void)

@@ -175,6 +175,9 @@ static void test_arrays_and_lines(pv_env *env)
     a[0] = pv_int(5);
     a[1] = pv_str("x");
     LT_EXPECT(env, "A[1], A[2], |A|, A[1.9] + 1, exists(\"A\")", "5 x 3 6 1");
+    char *af = pv_array_format(a, n);
+    PV_CHECK_STR(af, "[5,\"x\",]");
+    free(af);
     LT_EXPECT(env, "A[4]", "ERR: array index out of range");
     LT_EXPECT(env, "A[0]", "ERR: array index out of range");
     LT_EXPECT(env, "(q = 1, q[1])", "ERR: internal error: attempt to index a scalar variable");
@@ -195,6 +198,11 @@ static void test_arrays_and_lines(pv_env *env)
     /* special functions, gnuplot 5.4.4's printed values */
     LT_EXPECT(env, "ibeta(1,2,0.5), igamma(1,2), lambertw(1), EllipticK(0.5), EllipticE(0.5)",
               "0.75 0.864664716763387 0.567143290409784 1.6857503548126 1.46746220933943");
+    LT_EXPECT(env, "hsv2rgb(0.1,0.5,0.7), hsv2rgb(0.77,0.33,0.9), hsv2rgb(1.2, 1, 1), trim(\"  a b\\t \") . \"|\"",
+              "11701849 13146597 16711680 a b|");
+    LT_EXPECT(env, "besi1(2), besjn(3, 2.5), besyn(0, 2), expint(2, 0.5), expint(0, 1), besi0(10), besi1(-3)",
+              "1.59063685463733 0.216600391039114 0.510375672649745 0.326643862324553 "
+              "0.367879441171442 2815.71662846625 -3.95337021740261");
     LT_EXPECT(env, "lambertw(10), lambertw(-0.2), EllipticK(0.9), igamma(0.5, 10)",
               "1.7455280027407 -0.259171101819074 2.28054913842277 0.999992255783569");
 }

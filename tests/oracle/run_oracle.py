@@ -1,13 +1,21 @@
 #!/usr/bin/env python3
 """gnuplot 5.4 oracle: run each case with gnuplot and with pvox, compare the text.
 
-    run_oracle.py --pvox build/pvox [--np 2] [--mpiexec mpiexec] cases/e01_int_arith.gp ...
+    run_oracle.py --pvox build/pvox [--np 2 | --np 1,2,3,4] [--threads 1,2]
+                  [--mpiexec mpiexec] cases/e01_int_arith.gp ...
 
 For every case the whole cases/ folder (the case and its helper files: inc_*.gp, *.dat)
-is copied into two scratch folders; `gnuplot CASE.gp` runs in one, `pvox CASE.gp` (or
-`mpiexec --oversubscribe -n NP pvox CASE.gp`) in the other. Compared exactly: exit code,
-stderr (where `print` goes), stdout, and every file the run created or changed (set print
-"file", set table "file"). Standard library only.
+is copied into scratch folders; `gnuplot CASE.gp` runs in one, `pvox CASE.gp` (or
+`mpiexec --oversubscribe -n NP pvox CASE.gp`) in another, once for every rank count NP
+and OpenMP thread count T asked for (OMP_NUM_THREADS=T; default 1), each compared with
+the one gnuplot run. Compared exactly: exit code, stderr (where `print` goes), stdout,
+and every file the run created or changed (set print "file", set table "file").
+Standard library only.
+
+Rank and thread lists: `--np` / `--threads` on the command line win; a dimension not
+given there comes from the case's own line `# oracle: np=1,2,3,4 threads=1,2` (either
+key may be left out); otherwise pvox runs once without mpiexec and with one thread.
+NP 0 means "without mpiexec".
 
 Exit codes: 0 all cases agree, 1 a difference or an error, 77 gnuplot missing (skip)
 unless CI=true, where a missing gnuplot is a failure.
@@ -25,6 +33,31 @@ SKIP = 77
 # pvox's own log lines ("[   0.001] r0/2 INFO  grid: ..."): timings, not script output.
 # Warnings and errors are kept.
 LOG_LINE = re.compile(rb"^\[ *[0-9.]+\] r[0-9]+/[0-9]+ (INFO|DEBUG) .*\n", re.M)
+# "# oracle: np=1,2,3 threads=1,2" in a case: the rank and thread counts it runs with
+DIRECTIVE = re.compile(r"^# oracle:.*$", re.M)
+DIRECTIVE_KEY = re.compile(r"\b(np|threads)=([0-9]+(?:,[0-9]+)*)")
+
+
+def int_list(s):
+    """"1,2,3" -> [1, 2, 3] (argparse type)."""
+    try:
+        out = [int(v) for v in s.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a comma-separated list of integers: %r" % s)
+    if not out or any(v < 0 for v in out):
+        raise argparse.ArgumentTypeError("expected counts >= 0: %r" % s)
+    return out
+
+
+def directive(case):
+    """{"np": [...], "threads": [...]} from the case's "# oracle:" lines (keys present only)."""
+    with open(case, encoding="utf-8", errors="replace") as f:
+        src = f.read()
+    found = {}
+    for line in DIRECTIVE.findall(src):
+        for key, vals in DIRECTIVE_KEY.findall(line):
+            found[key] = [int(v) for v in vals.split(",")]
+    return found
 
 
 def snapshot(d):
@@ -89,7 +122,10 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pvox", required=True, help="path of the pvox executable")
     ap.add_argument("--gnuplot", default="gnuplot")
-    ap.add_argument("--np", type=int, default=0, help="run pvox under mpiexec with NP ranks")
+    ap.add_argument("--np", type=int_list, default=None,
+                    help="run pvox under mpiexec with NP ranks (a list: 1,2,3,4; 0: no mpiexec)")
+    ap.add_argument("--threads", type=int_list, default=None,
+                    help="OMP_NUM_THREADS for pvox (a list: 1,2; default 1)")
     ap.add_argument("--mpiexec", default="mpiexec")
     ap.add_argument("--pvox-args", default="", help="extra pvox options, e.g. \"-q\"")
     ap.add_argument("--timeout", type=int, default=120)
@@ -111,47 +147,70 @@ def main():
         print("error: pvox not found at %s" % pvox, file=sys.stderr)
         return 1
 
-    pcmd = [pvox] + a.pvox_args.split()
-    if a.np > 0:
-        mpiexec = shutil.which(a.mpiexec)
-        if mpiexec is None:
-            print("error: %s not found" % a.mpiexec, file=sys.stderr)
-            return 1
-        pcmd = [mpiexec, "--oversubscribe", "-n", str(a.np)] + pcmd
+    mpiexec = None  # found on first use
+
+    def pvox_cmd(np, threads):
+        cmd = [pvox] + a.pvox_args.split()
+        if np > 0:
+            # threads: do not pin a rank (and all its threads) to one core
+            bind = ["--bind-to", "none"] if threads > 1 else []
+            cmd = [mpiexec, "--oversubscribe"] + bind + ["-n", str(np)] + cmd
+        return cmd
+
+    def environment(work, threads):
+        env = dict(os.environ)
+        for k in ("DISPLAY", "GNUTERM", "GNUPLOT_LIB", "GNUPLOT_DRIVER_DIR"):
+            env.pop(k, None)
+        # A private HOME: no ~/.gnuplot init file, no ~/.gnuplot_history.
+        env.update({"HOME": work, "LC_ALL": "C.UTF-8", "OMP_NUM_THREADS": str(threads),
+                    "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                    "OMPI_MCA_rmaps_base_oversubscribe": "1"})
+        return env
 
     failed = 0
+    total = 0
     for case in a.cases:
         case = os.path.abspath(case)
         casedir, name = os.path.dirname(case), os.path.basename(case)
+        want = directive(case)
+        nps = a.np if a.np is not None else want.get("np", [0])
+        threads = a.threads if a.threads is not None else want.get("threads", [1])
+        if mpiexec is None and any(n > 0 for n in nps):
+            mpiexec = shutil.which(a.mpiexec)
+            if mpiexec is None:
+                print("error: %s not found" % a.mpiexec, file=sys.stderr)
+                return 1
         scratch = tempfile.mkdtemp(prefix="pvox-oracle-")
-        results = {}
-        for who, cmd in (("gnuplot", [gnuplot]), ("pvox", pcmd)):
-            work = os.path.join(scratch, who)
-            shutil.copytree(casedir, work)
-            env = dict(os.environ)
-            for k in ("DISPLAY", "GNUTERM", "GNUPLOT_LIB", "GNUPLOT_DRIVER_DIR"):
-                env.pop(k, None)
-            # A private HOME: no ~/.gnuplot init file, no ~/.gnuplot_history.
-            env.update({"HOME": work, "LC_ALL": "C.UTF-8", "OMP_NUM_THREADS": "1",
-                        "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                        "OMPI_MCA_rmaps_base_oversubscribe": "1"})
-            results[who] = run_one(cmd + [name], work, env, a.timeout)
-            if who == "pvox":
-                results[who]["stderr"] = LOG_LINE.sub(b"", results[who]["stderr"])
-        msgs = compare(results["gnuplot"], results["pvox"], a.diff_lines)
-        tag = name + (" (np %d)" % a.np if a.np else "")
-        if msgs:
-            failed += 1
-            print("FAIL %s" % tag)
-            for m in msgs:
-                sys.stdout.write(m)
-        else:
-            print("ok   %s" % tag)
+        work = os.path.join(scratch, "gnuplot")
+        shutil.copytree(casedir, work)
+        ref = run_one([gnuplot, name], work, environment(work, 1), a.timeout)
+        for np in nps:
+            for nt in threads:
+                work = os.path.join(scratch, "pvox-np%d-t%d" % (np, nt))
+                shutil.copytree(casedir, work)
+                got = run_one(pvox_cmd(np, nt) + [name], work, environment(work, nt),
+                              a.timeout)
+                got["stderr"] = LOG_LINE.sub(b"", got["stderr"])
+                msgs = compare(ref, got, a.diff_lines)
+                tags = []
+                if np:
+                    tags.append("np %d" % np)
+                if nt != 1 or len(threads) > 1:
+                    tags.append("threads %d" % nt)
+                tag = name + (" (%s)" % ", ".join(tags) if tags else "")
+                total += 1
+                if msgs:
+                    failed += 1
+                    print("FAIL %s" % tag)
+                    for m in msgs:
+                        sys.stdout.write(m)
+                else:
+                    print("ok   %s" % tag)
         if a.keep:
             print("     scratch: %s" % scratch)
         else:
             shutil.rmtree(scratch, ignore_errors=True)
-    print("%d of %d cases differ" % (failed, len(a.cases)))
+    print("%d of %d runs differ" % (failed, total))
     return 1 if failed else 0
 
 
