@@ -77,3 +77,23 @@ for c in "${cases[@]}"; do
         "$(calc "$ar / $gr")" ">=250x"
 done
 echo "gnuplot at ${NG}^3, pvox at ${NP}^3 (1 rank); rates are voxel updates per second"
+
+# ---- 1024^3 (BIG=1): the article's dipole on a grid gnuplot cannot hold -------------------
+# Every voxel receives both charges (radius 2 on [0:1]^3): 2 x 1024^3 updates into a 4 GiB
+# grid. Runs 1 rank x 2 threads and 2 ranks x 1 thread; prints the fill time and rate from
+# pvox's own log (-v) and the peak resident memory of rank 0 (from /proc, via -vv).
+if [ "${BIG:-0}" = 1 ]; then
+    N=${BIG_N:-1024}
+    script "$N" "0 0 0.75 1;0 0 0.25 -1" 2 '$4*pot(VoxelDistance)' > "$tmp/big.gp"
+    echo "print voxel(0.5,0.5,0.5)" >> "$tmp/big.gp"
+    for layout in "1 2" "2 1"; do
+        read -r np nt <<<"$layout"
+        t0=$(date +%s.%N)
+        out=$(OMP_NUM_THREADS=$nt mpiexec --oversubscribe -n "$np" "$PVOX" -vv --threads "$nt" "$tmp/big.gp" 2>&1)
+        t1=$(date +%s.%N)
+        rate=$(echo "$out" | sed -n 's/.*vfill: .* in \([0-9.]*\) s (\([0-9.]*\) M\/s.*/\1 s, \2 M updates\/s/p')
+        peak=$(echo "$out" | sed -n 's/.*peak tracked memory \([0-9]*\) bytes.*/\1/p' | head -1)
+        printf 'big %d^3: %d rank(s) x %d thread(s): fill %s; whole job %.1f s; grid memory on rank 0 %.2f GiB\n' \
+            "$N" "$np" "$nt" "$rate" "$(calc "$t1 - $t0")" "$(calc "${peak:-0} / 1073741824")"
+    done
+fi

@@ -194,6 +194,10 @@ void pv_env_set_angles_degrees(pv_env *env, bool degrees);
 void pv_env_show_variables(pv_env *env, FILE *out, const char *prefix);
 void pv_env_show_functions(pv_env *env, FILE *out);
 
+/* Names defined outside the environment (voxel grids): exists("$g") asks this hook when
+ * no variable, datablock or array has the name. */
+void pv_env_set_exists_hook(pv_env *env, bool (*hook)(void *ud, const char *name), void *ud);
+
 /* Register an external builtin function (nargs = -1 for variadic). */
 pv_status pv_env_register_builtin(pv_env *env, const char *name, int nargs, pv_builtin_fn fn,
                                   void *userdata);
@@ -275,7 +279,7 @@ pv_status pv_eval_string(pv_env *env, const pv_code *code, char **out);  /* mall
  * expression with the same inputs converted to double.
  *
  * Real arithmetic, comparisons, ternaries (both branches computed, then selected per lane),
- * real math functions and external builtins run as loops over double arrays; a lane whose
+ * and real math functions run as loops over double arrays; a lane whose
  * value might differ there (division by zero, a complex, int or undefined intermediate) is
  * recomputed by the scalar VM, and expressions outside that subset (int arithmetic such as
  * int(x)/2, strings) run every lane through the scalar VM (correct, ~10x slower).
@@ -302,6 +306,10 @@ void pv_vcode_destroy(pv_vcode *vc);
 /* Per-thread scratch for up to max_lanes lanes per call. */
 pv_vscratch *pv_vscratch_create(const pv_vcode *vc, size_t max_lanes);
 void pv_vscratch_destroy(pv_vscratch *s);
+/* True if a lane evaluated with s raised a script error (its output is NaN; the vector VM
+ * records no message from threads: the caller re-evaluates that lane with pv_eval to
+ * report it). Clears the flag. */
+bool pv_vscratch_take_error(pv_vscratch *s);
 /* Evaluate n lanes (n <= max_lanes). Thread-safe given distinct scratch. */
 void pv_veval(const pv_vcode *vc, pv_vscratch *s, size_t n, const pv_vinput *in, double *out);
 

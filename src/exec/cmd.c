@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
 #include "gridcmd.h"
+#include "iocmd.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -245,16 +246,36 @@ static pv_status print_to(pv_interp *I, pv_cursor *c, bool exec, pv_out *out)
             st = pv_exec_expect_end(c);
             break;
         }
-        size_t off = pv_cur_offset(c);
+        size_t off = pv_cur_offset(c), first_tok = c->pos;
         pv_value v = {0};
-        if ((st = pv_exec_expr(I, c, exec, &v)) != PV_OK) break;
-        if (exec) {
-            if (v.type == PV_V_UNDEF) {
+        char *s = NULL;
+        const pv_token *nt = pv_cur_peek(c), *after = pv_cur_peek_at(c, 1);
+        size_t na = 0;
+        if (exec && nt->kind == PV_TK_NAME && pv_env_get_array(I->env, nt->sval, &na) &&
+            (c->pos + 1 >= c->end || (after->kind == PV_TK_OP && !strcmp(after->op, ",")))) {
+            /* print A: the array's content and a newline (gnuplot's save_array_content;
+             * no newline in a datablock) */
+            char *a = pv_array_format(pv_env_get_array(I->env, nt->sval, NULL), na);
+            pv_cur_next(c);
+            if (!a) { free(line); return pv_err(I->ctx, PV_ENOMEM, "out of memory"); }
+            bool nl = out->kind != PV_OUT_DATABLOCK;
+            s = malloc(strlen(a) + 2);
+            if (s) sprintf(s, "%s%s", a, nl ? "\n" : "");
+            free(a);
+        } else if ((st = pv_exec_expr(I, c, exec, &v)) != PV_OK) {
+            break;
+        } else if (exec && v.type == PV_V_UNDEF) {
+            /* an undefined array element prints as <undefined>; 1/0 is an error */
+            if (!pv_exec_is_array_element(I, c, first_tok, c->pos)) {
                 st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "undefined value");
                 break;
             }
-            char *s = pv_value_format(&v);
+            s = strdup("<undefined>");
+        } else if (exec) {
+            s = pv_value_format(&v);
             pv_value_free(&v);
+        }
+        if (exec) {
             size_t n = s ? strlen(s) : 0;
             while (len + n + 2 > cap) {
                 char *nl = realloc(line, cap *= 2);
@@ -277,6 +298,161 @@ static pv_status print_to(pv_interp *I, pv_cursor *c, bool exec, pv_out *out)
 /* =====================================================================================
  * Assignments, functions, datablocks
  * ===================================================================================== */
+
+bool pv_exec_is_array_element(pv_interp *I, const pv_cursor *c, size_t lo, size_t hi)
+{
+    const pv_toklist *tl = c->tl;
+    if (hi < lo + 4 || tl->tok[lo].kind != PV_TK_NAME ||
+        !pv_env_get_array(I->env, tl->tok[lo].sval, NULL))
+        return false;
+    if (tl->tok[lo + 1].kind != PV_TK_OP || strcmp(tl->tok[lo + 1].op, "[") != 0) return false;
+    int depth = 0;
+    for (size_t i = lo + 1; i < hi; i++) {
+        const pv_token *t = &tl->tok[i];
+        if (t->kind != PV_TK_OP) continue;
+        if (!strcmp(t->op, "[")) depth++;
+        else if (!strcmp(t->op, "]") && --depth == 0) return i == hi - 1;
+    }
+    return false;
+}
+
+/* `A[i] = expr`: a name, `[`, and the matching `]` followed by `=` (gnuplot's
+ * is_array_assignment(); `plot [a:b] f` does not have that shape). */
+bool pv_exec_is_array_assignment(const pv_cursor *c)
+{
+    if (pv_cur_peek(c)->kind != PV_TK_NAME || !op_at(c, 1, "[")) return false;
+    int depth = 0;
+    for (size_t i = c->pos + 1; i < c->end; i++) {
+        const pv_token *t = &c->tl->tok[i];
+        if (t->kind != PV_TK_OP) continue;
+        if (!strcmp(t->op, "[")) depth++;
+        else if (!strcmp(t->op, "]") && --depth == 0)
+            return i + 1 < c->end && c->tl->tok[i + 1].kind == PV_TK_OP &&
+                   !strcmp(c->tl->tok[i + 1].op, "=");
+    }
+    return false;
+}
+
+/* An integer-valued expression (gnuplot's int_expression(): reals truncate). */
+static pv_status int_expr(pv_interp *I, pv_cursor *c, bool exec, int64_t *out)
+{
+    size_t off = pv_cur_offset(c);
+    pv_value v = {0};
+    pv_status st = pv_exec_expr(I, c, exec, &v);
+    if (st != PV_OK || !exec) return st;
+    if (v.type == PV_V_INT) *out = v.i;
+    else if (v.type == PV_V_CMPLX && v.re > -9.2e18 && v.re < 9.2e18) *out = (int64_t)v.re;
+    else st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off,
+                              v.type == PV_V_UNDEF ? "undefined value" : "expecting integer");
+    pv_value_free(&v);
+    return st;
+}
+
+pv_status pv_cmd_array_assign(pv_interp *I, pv_cursor *c, bool exec)
+{
+    const pv_token *name = pv_cur_peek(c);
+    if (exec && !pv_env_get_array(I->env, name->sval, NULL))
+        return pv_cur_error(c, PV_ESCRIPT, "Not a known array");
+    pv_cur_next(c);
+    pv_cur_next(c); /* [ */
+    int64_t k = 0;
+    pv_status st = int_expr(I, c, exec, &k);
+    if (st != PV_OK) return st;
+    size_t n = 0;
+    if (exec && (pv_env_get_array(I->env, name->sval, &n), k <= 0 || (uint64_t)k > n))
+        return pv_cur_error(c, PV_ESCRIPT, "array index out of range");
+    if (!pv_cur_is_op(c, "]") || !op_at(c, 1, "="))
+        return pv_cur_error(c, PV_ESYNTAX, "Expecting Arrayname[<expr>] = <expr>");
+    pv_cur_next(c);
+    pv_cur_next(c);
+    size_t off = pv_cur_offset(c), first = c->pos;
+    pv_value v = {0};
+    if ((st = pv_exec_expr(I, c, exec, &v)) != PV_OK) return st;
+    if ((st = pv_exec_expect_end(c)) != PV_OK || !exec) {
+        pv_value_free(&v);
+        return st;
+    }
+    if (v.type == PV_V_UNDEF && !pv_exec_is_array_element(I, c, first, c->pos))
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "undefined value");
+    pv_value *a = pv_env_get_array(I->env, name->sval, &n); /* the value may have resized it */
+    if (!a || (uint64_t)k > n) {
+        pv_value_free(&v);
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, name->start,
+                               "array index out of range");
+    }
+    pv_value_free(&a[k - 1]);
+    a[k - 1] = v;
+    return PV_OK;
+}
+
+/* array A[N] {= [v, , "s", ...]} and array A = [...] (gnuplot 5.4 array_command) */
+static pv_status cmd_array(pv_interp *I, pv_cursor *c, bool exec)
+{
+    pv_cur_next(c);
+    const pv_token *name = pv_cur_peek(c);
+    if (name->kind != PV_TK_NAME) return pv_cur_error(c, PV_ESYNTAX, "illegal variable name");
+    pv_cur_next(c);
+    int64_t nsize = 0;
+    bool sized = false;
+    pv_status st = PV_OK;
+    if (pv_cur_accept_op(c, "[")) {
+        if ((st = int_expr(I, c, exec, &nsize)) != PV_OK) return st;
+        if (!pv_cur_accept_op(c, "]")) return pv_cur_error(c, PV_ESYNTAX, "expecting array[size>0]");
+        sized = true;
+    } else if (pv_cur_is_op(c, "=") && op_at(c, 1, "[")) {
+        /* gnuplot estimates the size by counting the commas up to the first `]` */
+        int braces = 0;
+        for (size_t i = c->pos + 2; i < c->end; i++) {
+            const pv_token *t = &c->tl->tok[i];
+            if (t->kind != PV_TK_OP) continue;
+            if (!strcmp(t->op, "{")) braces++;
+            else if (!strcmp(t->op, "}")) braces--;
+            else if (!strcmp(t->op, ",") && braces == 0) nsize++;
+            else if (!strcmp(t->op, "]")) {
+                nsize++;
+                break;
+            }
+        }
+        sized = true;
+    }
+    size_t prev = c->pos > 0 ? c->tl->tok[c->pos - 1].start : 0;
+    if ((!sized || exec) && nsize <= 0)
+        return pv_source_error(I->ctx, PV_ESYNTAX, c->tl->src, prev, "expecting array[size>0]");
+    if (nsize > 100000000)
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, prev, "array too large");
+    pv_value *vals = exec ? calloc((size_t)nsize, sizeof *vals) : NULL;
+    if (exec && !vals) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+    if (pv_cur_accept_op(c, "=")) {
+        if (!pv_cur_accept_op(c, "["))
+            st = pv_cur_error(c, PV_ESYNTAX, "expecting Array[size] = [x,y,...]");
+        for (int64_t i = 0; st == PV_OK && (!exec || i < nsize); i++) {
+            if (pv_cur_is_op(c, "]") || pv_cur_at_end(c)) break;
+            if (pv_cur_accept_op(c, ",")) continue;
+            size_t off = pv_cur_offset(c);
+            pv_value v = {0};
+            if ((st = pv_exec_expr(I, c, exec, &v)) != PV_OK) break;
+            if (exec && v.type == PV_V_UNDEF) {
+                st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "undefined value");
+                break;
+            }
+            if (exec) vals[i] = v;
+            if (pv_cur_is_op(c, "]")) break;
+            if (!pv_cur_accept_op(c, ","))
+                st = pv_cur_error(c, PV_ESYNTAX, "expecting Array[size] = [x,y,...]");
+        }
+        if (st == PV_OK) pv_cur_next(c); /* the `]` (gnuplot steps over one token) */
+    }
+    if (st == PV_OK) st = pv_exec_expect_end(c);
+    if (st == PV_OK && exec) {
+        pv_env_undefine(I->env, name->sval); /* a variable of that name becomes the array */
+        st = pv_env_set_array(I->env, name->sval, (size_t)nsize);
+        pv_value *a = st == PV_OK ? pv_env_get_array(I->env, name->sval, NULL) : NULL;
+        for (int64_t i = 0; a && i < nsize; i++) a[i] = vals[i], vals[i] = (pv_value){0};
+    }
+    for (int64_t i = 0; vals && i < nsize; i++) pv_value_free(&vals[i]);
+    free(vals);
+    return st;
+}
 
 bool pv_exec_is_assignment(const pv_cursor *c)
 {
@@ -307,13 +483,17 @@ pv_status pv_cmd_assign(pv_interp *I, pv_cursor *c, bool exec)
     pv_cur_next(c);
     pv_cur_next(c); /* = */
     size_t off = pv_cur_offset(c);
+    size_t first = c->pos;
     pv_value v = {0};
     pv_status st = pv_exec_expr(I, c, exec, &v);
     if (st == PV_OK) st = pv_exec_expect_end(c);
     if (st == PV_OK && exec) {
-        if (v.type == PV_V_UNDEF)
+        if (v.type == PV_V_UNDEF && pv_exec_is_array_element(I, c, first, c->pos))
+            pv_env_undefine(I->env, name->sval); /* gnuplot: x = A[i] of an unset element */
+        else if (v.type == PV_V_UNDEF)
             st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "undefined value");
-        else st = pv_env_set(I->env, name->sval, &v);
+        else if ((st = pv_env_set(I->env, name->sval, &v)) == PV_OK)
+            pv_env_remove_array(I->env, name->sval); /* `A = 5` replaces an array A */
     }
     pv_value_free(&v);
     return st;
@@ -452,34 +632,115 @@ static pv_status cmd_load(pv_interp *I, pv_cursor *c, bool exec)
 
 #define PV_NARGS 10
 
-/* One `call` argument, as gnuplot 5.4.4 takes them: a string constant as it is; a number
- * as written ("1.50", "0x10"); a name or `(` starts an expression whose value is used
- * (integers as %d, reals as %g, strings as they are); any other token as its text (so
- * `-2` gives the two arguments "-" and "2"). */
-static pv_status call_arg(pv_interp *I, pv_cursor *c, bool exec, char **out)
+/* Check pass: step over one `call` argument without evaluating (the run decides by the
+ * variables' types; this only has to count arguments). */
+static pv_status call_arg_check(pv_cursor *c)
+{
+    const pv_token *t = pv_cur_peek(c);
+    if (t->kind == PV_TK_NAME || pv_cur_is_op(c, "(")) {
+        pv_code *code = NULL;
+        pv_status st = pv_parse_expr(c, &code);
+        pv_code_destroy(code);
+        return st;
+    }
+    pv_cur_next(c);
+    return PV_OK;
+}
+
+static bool ends_operand(const pv_token *t)
+{
+    switch (t->kind) {
+    case PV_TK_NAME: case PV_TK_INT: case PV_TK_REAL: case PV_TK_STRING: case PV_TK_DOLLAR:
+    case PV_TK_COLUMN:
+        return true;
+    case PV_TK_OP:
+        return strcmp(t->op, ")") == 0 || strcmp(t->op, "]") == 0 || strcmp(t->op, "}") == 0 ||
+               strcmp(t->op, "!") == 0;
+    default:
+        return false;
+    }
+}
+
+/* gnuplot's try_to_get_string() parses with string_result_only, which stops at a binary
+ * `+` or `-` outside brackets (`call "f" s -2` passes s, "-", "2"): the token index where
+ * such an expression ends. */
+static size_t string_stop(const pv_cursor *c)
+{
+    int depth = 0;
+    for (size_t i = c->pos; i < c->end; i++) {
+        const pv_token *t = &c->tl->tok[i];
+        if (t->kind != PV_TK_OP) continue;
+        if (!strcmp(t->op, "(") || !strcmp(t->op, "[") || !strcmp(t->op, "{")) depth++;
+        else if (!strcmp(t->op, ")") || !strcmp(t->op, "]") || !strcmp(t->op, "}")) depth--;
+        else if (depth == 0 && i > c->pos && (!strcmp(t->op, "+") || !strcmp(t->op, "-")) &&
+                 ends_operand(&c->tl->tok[i - 1]))
+            return i;
+    }
+    return c->end;
+}
+
+/* try_to_get_string(): a string-valued expression at the cursor (consumed, *out set), or
+ * nothing (cursor unchanged, *out NULL). An undefined variable is not an error here. */
+static pv_status try_string(pv_interp *I, pv_cursor *c, char **out)
+{
+    *out = NULL;
+    const pv_token *t = pv_cur_peek(c);
+    if (t->kind == PV_TK_NAME && !op_at(c, 1, "(") && !pv_env_get(I->env, t->sval))
+        return PV_OK; /* gnuplot evaluates it as NaN: not a string */
+    size_t start = c->pos, end = c->end;
+    c->end = string_stop(c);
+    pv_value v = {0};
+    pv_status st = pv_exec_expr(I, c, true, &v);
+    c->end = end;
+    if (st != PV_OK) return st;
+    if (v.type == PV_V_UNDEF)
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, t->start, "undefined value");
+    if (v.type == PV_V_STR) {
+        *out = v.s;
+        return PV_OK;
+    }
+    pv_value_free(&v);
+    c->pos = start;
+    return PV_OK;
+}
+
+/* One `call` argument, as gnuplot 5.4.4's prepare_call() takes it: ARGn (*out) and the
+ * ARGV element (*val). A string expression as it is; `(` or a numeric variable starts an
+ * expression (ARGn "%d" / "%g", ARGV the value); any other token as its text (so `-2`
+ * gives "-" and "2"), ARGV a number when the text is one (strtod). */
+static pv_status call_arg(pv_interp *I, pv_cursor *c, char **out, pv_value *val)
 {
     const pv_token *t = pv_cur_peek(c);
     const char *text = c->tl->src->text;
-    *out = NULL;
-    if (t->kind == PV_TK_STRING) {
-        if (exec) *out = strndup(t->sval, t->slen);
-        pv_cur_next(c);
-        return PV_OK;
+    *val = (pv_value){0};
+    pv_status st = try_string(I, c, out);
+    if (st != PV_OK || *out) {
+        if (*out) *val = pv_str(*out);
+        return st;
     }
-    if (t->kind == PV_TK_NAME || pv_cur_is_op(c, "(")) {
+    const pv_value *var = t->kind == PV_TK_NAME ? pv_env_get(I->env, t->sval) : NULL;
+    if (pv_cur_is_op(c, "(") || (var && (var->type == PV_V_INT || var->type == PV_V_CMPLX))) {
         pv_value v = {0};
-        pv_status st = pv_exec_expr(I, c, exec, &v);
-        if (st != PV_OK || !exec) return st;
+        if ((st = pv_exec_expr(I, c, true, &v)) != PV_OK) return st;
         char buf[64];
-        if (v.type == PV_V_STR) *out = strdup(v.s);
-        else if (v.type == PV_V_INT) snprintf(buf, sizeof buf, "%lld", (long long)v.i), *out = strdup(buf);
-        else if (v.type == PV_V_CMPLX && v.im == 0.0) snprintf(buf, sizeof buf, "%g", v.re), *out = strdup(buf);
-        else *out = pv_value_format(&v);
-        pv_value_free(&v);
+        if (v.type == PV_V_INT) snprintf(buf, sizeof buf, "%lld", (long long)v.i);
+        else if (v.type == PV_V_CMPLX) snprintf(buf, sizeof buf, "%g", v.re);
+        else {
+            pv_value_free(&v);
+            return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, t->start,
+                                   v.type == PV_V_UNDEF ? "undefined value"
+                                                        : "Unrecognized argument type");
+        }
+        *out = strdup(buf);
+        *val = v;
         return PV_OK;
     }
-    if (exec) *out = strndup(text + t->start, t->end - t->start);
+    *out = strndup(text + t->start, t->end - t->start);
     pv_cur_next(c);
+    if (!*out) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+    char *e;
+    double d = strtod(*out, &e);
+    *val = e != *out && *e == '\0' ? pv_real(d) : pv_str(*out);
     return PV_OK;
 }
 
@@ -488,26 +749,32 @@ static pv_status cmd_call(pv_interp *I, pv_cursor *c, bool exec)
     pv_cur_next(c);
     size_t off = pv_cur_offset(c);
     char *path = NULL, *args[PV_NARGS] = {NULL};
+    pv_value vals[PV_NARGS];
+    memset(vals, 0, sizeof vals);
     int nargs = 0;
     pv_status st = PV_OK;
-    const pv_token *t = pv_cur_peek(c);
-    if (t->kind == PV_TK_STRING && !op_at(c, 1, ".")) {
-        /* a quoted name stands alone: `call "f.gp" -x` passes "-" and x (gnuplot) */
-        if (exec) path = strndup(t->sval, t->slen);
-        pv_cur_next(c);
+    if (!exec) {
+        size_t end = c->end;
+        c->end = string_stop(c);
+        pv_code *code = NULL;
+        st = pv_parse_expr(c, &code);
+        pv_code_destroy(code);
+        c->end = end;
     } else {
-        st = string_expr(I, c, exec, &path);
+        st = try_string(I, c, &path);
+        if (st == PV_OK && !path) st = pv_cur_error(c, PV_ESCRIPT, "expecting filename");
     }
     while (st == PV_OK && !at_stmt_end(c)) {
         if (nargs == PV_NARGS - 1) {
             st = pv_cur_error(c, PV_ESYNTAX, "too many arguments to call (at most 9)");
             break;
         }
-        st = call_arg(I, c, exec, &args[1 + nargs]);
+        if (exec) st = call_arg(I, c, &args[1 + nargs], &vals[1 + nargs]);
+        else st = call_arg_check(c);
         nargs++;
     }
     if (st != PV_OK || !exec) goto done;
-    /* save ARG0..ARG9 and ARGC, bind the new ones, run, restore */
+    /* save ARG0..ARG9, ARGC and ARGV, bind the new ones, run, restore */
     static const char *const names[PV_NARGS + 1] = {"ARG0", "ARG1", "ARG2", "ARG3", "ARG4",
                                                     "ARG5", "ARG6", "ARG7", "ARG8", "ARG9",
                                                     "ARGC"};
@@ -522,20 +789,40 @@ static pv_status cmd_call(pv_interp *I, pv_cursor *c, bool exec)
         pv_env_set(I->env, names[k], &nv);
         pv_value_free(&nv);
     }
-    I->call_depth++;
-    st = run_file(I, c, off, path);
-    I->call_depth--;
-    /* gnuplot 5.4.4 restores ARG0 and ARGC; ARG1..ARG9 come back inside an outer call but
-     * are left undefined when returning to the top level */
+    size_t nold = 0;
+    pv_value *argv = pv_env_get_array(I->env, "ARGV", &nold);
+    pv_value *oldv = calloc(nold ? nold : 1, sizeof *oldv);
+    bool had_argv = argv != NULL;
+    for (size_t k = 0; argv && oldv && k < nold; k++) oldv[k] = pv_value_copy(&argv[k]);
+    if ((st = pv_env_set_array(I->env, "ARGV", (size_t)nargs)) == PV_OK) {
+        argv = pv_env_get_array(I->env, "ARGV", NULL);
+        for (int k = 0; k < nargs; k++) argv[k] = pv_value_copy(&vals[1 + k]);
+        I->call_depth++;
+        st = run_file(I, c, off, path);
+        I->call_depth--;
+    }
+    /* gnuplot 5.4.4 restores ARG0, ARGC and ARGV; ARG1..ARG9 come back inside an outer
+     * call but are left undefined when returning to the top level */
     for (int k = 0; k <= PV_NARGS; k++) {
         bool keep = k == 0 || k == PV_NARGS || I->call_depth > 0;
         if (had[k] && keep) pv_env_set(I->env, names[k], &saved[k]);
         else pv_env_undefine(I->env, names[k]);
         pv_value_free(&saved[k]);
     }
+    if (had_argv && oldv && pv_env_set_array(I->env, "ARGV", nold) == PV_OK) {
+        argv = pv_env_get_array(I->env, "ARGV", NULL);
+        for (size_t k = 0; k < nold; k++) argv[k] = oldv[k];
+    } else {
+        for (size_t k = 0; oldv && k < nold; k++) pv_value_free(&oldv[k]);
+        if (!had_argv) pv_env_remove_array(I->env, "ARGV");
+    }
+    free(oldv);
 done:
     free(path);
-    for (int k = 0; k < PV_NARGS; k++) free(args[k]);
+    for (int k = 0; k < PV_NARGS; k++) {
+        free(args[k]);
+        pv_value_free(&vals[k]);
+    }
     return st;
 }
 
@@ -665,6 +952,7 @@ static pv_status cmd_undefine(pv_interp *I, pv_cursor *c, bool exec)
             pat[n] = wild ? '*' : '\0';
             pat[n + 1] = '\0';
             pv_env_undefine(I->env, pat);
+            if (!wild) pv_env_remove_array(I->env, pat);
             free(pat);
         }
     }
@@ -847,10 +1135,10 @@ static const pv_cmd cmds[] = {
     {"eval$uate", cmd_eval},     {"re$set", cmd_reset},     {"ex$it", cmd_exit},
     {"q$uit", cmd_exit},         {"pa$use", cmd_pause},     {"undefi$ne", cmd_undefine},
     {"cl$ear", cmd_clear},       {"cd", cmd_cd},            {"pwd", cmd_pwd},
-    {"break", cmd_break},        {"continue", cmd_continue},
+    {"break", cmd_break},        {"continue", cmd_continue}, {"array", cmd_array},
     /* grid commands (next issue) */
     {"vfill", cmd_vfill},        {"vgfill", cmd_vgfill},    {"vclear", cmd_vclear},
-    {"vsave", pv_cmd_grid_hook}, {"vload", pv_cmd_grid_hook}, /* HDF5 issue */
+    {"vsave", pv_cmd_vsave},     {"vload", pv_cmd_vload},
 };
 
 pv_cmd_fn pv_exec_find_cmd(const pv_cursor *c)

@@ -90,6 +90,12 @@ pv_cmd_fn pv_exec_find_cmd(const pv_cursor *c);
 bool pv_exec_is_assignment(const pv_cursor *c);
 bool pv_exec_is_funcdef(const pv_cursor *c);
 pv_status pv_cmd_assign(pv_interp *I, pv_cursor *c, bool exec);
+/* `A[i] = expr` (array element assignment). */
+bool pv_exec_is_array_assignment(const pv_cursor *c);
+pv_status pv_cmd_array_assign(pv_interp *I, pv_cursor *c, bool exec);
+/* Tokens [lo, hi) are exactly `A[expr]` with A an array (an unset element prints as
+ * <undefined> where 1/0 is an "undefined value" error). */
+bool pv_exec_is_array_element(pv_interp *I, const pv_cursor *c, size_t lo, size_t hi);
 pv_status pv_cmd_funcdef(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_datablock(pv_interp *I, pv_cursor *c, bool exec);
 /* Commands not built yet (vsave/vload): skipped by the check, a located error at run time. */

@@ -53,6 +53,32 @@ static int find_index(pv_gridset *gs, const char *name)
     return -1;
 }
 
+size_t pv_gridset_count(pv_interp *I) { return gs_of(I)->ngrid; }
+pv_grid *pv_gridset_at(pv_interp *I, size_t k) { return k < gs_of(I)->ngrid ? gs_of(I)->grid[k] : NULL; }
+pv_grid *pv_gridset_active(pv_interp *I) { return active_grid(I); }
+
+pv_status pv_gridset_adopt(pv_interp *I, pv_grid *g, bool make_active)
+{
+    pv_gridset *gs = gs_of(I);
+    int k = find_index(gs, g->name);
+    if (k >= 0) {
+        pv_grid_destroy(I->ctx, gs->grid[k]);
+        gs->grid[k] = g;
+    } else {
+        pv_grid **ng = realloc(gs->grid, (gs->ngrid + 1) * sizeof *ng);
+        if (!ng) {
+            pv_grid_destroy(I->ctx, g);
+            return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+        }
+        gs->grid = ng;
+        k = (int)gs->ngrid++;
+        gs->grid[k] = g;
+    }
+    if (make_active)
+        gs->active = k;
+    return PV_OK;
+}
+
 /* ---- voxel() ------------------------------------------------------------------------ */
 
 static pv_status need_ranges(pv_interp *I, pv_grid *g)
@@ -102,6 +128,11 @@ static void set_distance_vars(pv_interp *I, double vd)
     pv_env_set(I->env, "VoxelDistance", &v);
 }
 
+static bool grid_exists(void *ud, const char *name)
+{
+    return pv_gridset_find(ud, name) != NULL;
+}
+
 pv_gridset *pv_gridset_create(pv_interp *I)
 {
     pv_gridset *gs = calloc(1, sizeof *gs);
@@ -111,6 +142,7 @@ pv_gridset *pv_gridset_create(pv_interp *I)
     }
     gs->active = -1;
     I->grids = gs;
+    pv_env_set_exists_hook(I->env, grid_exists, I);
     pv_env_register_builtin(I->env, "voxel", 3, builtin_voxel, I);
     set_distance_vars(I, 0);
     return gs;
@@ -184,6 +216,18 @@ static pv_status ensure_ranges(pv_interp *I, pv_grid *g, pv_cursor *c, size_t of
 
 /* ---- set vgrid $name {size N} ------------------------------------------------------- */
 
+/* Re-report the error a lower layer recorded (grid/: no source location) at the script
+ * position `off`. */
+static pv_status locate_error(pv_interp *I, pv_cursor *c, size_t off, const char *fallback)
+{
+    char *msg = I->ctx->err_msg ? strdup(I->ctx->err_msg) : NULL;
+    pv_status code = I->ctx->err_code ? I->ctx->err_code : PV_ENOMEM;
+    pv_err_clear(I->ctx);
+    pv_status st = pv_source_error(I->ctx, code, c->tl->src, off, "%s", msg ? msg : fallback);
+    free(msg);
+    return st;
+}
+
 pv_status pv_cmd_set_vgrid(pv_interp *I, pv_cursor *c, bool exec)
 {
     const pv_token *t = pv_cur_peek(c);
@@ -224,8 +268,7 @@ pv_status pv_cmd_set_vgrid(pv_interp *I, pv_cursor *c, bool exec)
             st = pv_grid_resize(I->ctx, g, n);
             if (st != PV_OK) {
                 remove_at(I, gs, k);
-                return pv_source_error(I->ctx, st, c->tl->src, name_off, "%s",
-                                       I->ctx->err_msg ? I->ctx->err_msg : "resize failed");
+                return locate_error(I, c, name_off, "cannot resize grid");
             }
         }
         return PV_OK;
@@ -233,15 +276,8 @@ pv_status pv_cmd_set_vgrid(pv_interp *I, pv_cursor *c, bool exec)
     /* A datablock of the same name is replaced by the grid (E02i). */
     pv_env_remove_datablock(I->env, name);
     pv_grid *g = pv_grid_create(I->ctx, name, n > 0 ? n : 100);
-    if (!g) {
-        char *msg = I->ctx->err_msg ? strdup(I->ctx->err_msg) : NULL;
-        pv_status code = I->ctx->err_code ? I->ctx->err_code : PV_ENOMEM;
-        pv_err_clear(I->ctx);
-        st = pv_source_error(I->ctx, code, c->tl->src, name_off, "%s",
-                             msg ? msg : "cannot create grid");
-        free(msg);
-        return st;
-    }
+    if (!g)
+        return locate_error(I, c, name_off, "cannot create grid");
     pv_grid **ng = realloc(gs->grid, (gs->ngrid + 1) * sizeof *ng);
     if (!ng) {
         pv_grid_destroy(I->ctx, g);
@@ -271,8 +307,7 @@ pv_status pv_cmd_unset_vgrid(pv_interp *I, pv_cursor *c, bool exec)
         return st;
     int k = find_index(gs_of(I), name);
     if (k < 0)
-        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "no voxel grid named %s",
-                               name);
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "no such vgrid");
     remove_at(I, gs_of(I), k);
     return PV_OK;
 }
@@ -280,10 +315,7 @@ pv_status pv_cmd_unset_vgrid(pv_interp *I, pv_cursor *c, bool exec)
 /* gnuplot prints these statistics with two significant digits, NaN as "nan". */
 static void fmt2g(char *buf, size_t len, double v)
 {
-    if (isnan(v))
-        snprintf(buf, len, "nan");
-    else
-        snprintf(buf, len, "%.2g", v);
+    snprintf(buf, len, "%.2g", v); /* glibc prints nan, -nan, inf, -inf as gnuplot does */
 }
 
 pv_status pv_cmd_show_vgrid(pv_interp *I, pv_cursor *c, bool exec)
@@ -295,8 +327,8 @@ pv_status pv_cmd_show_vgrid(pv_interp *I, pv_cursor *c, bool exec)
     for (size_t k = 0; k < gs->ngrid; k++) {
         pv_grid *g = gs->grid[k];
         char buf[1024];
-        int len = snprintf(buf, sizeof buf, "\t%s:\t%s\n\t\tsize %lld X %lld X %lld\n", g->name,
-                           (int)k == gs->active ? "(active)" : "", (long long)g->n,
+        int len = snprintf(buf, sizeof buf, "\t%s:%s\n\t\tsize %lld X %lld X %lld\n", g->name,
+                           (int)k == gs->active ? "\t(active)" : "", (long long)g->n,
                            (long long)g->n, (long long)g->n);
         if (pv_grid_has_ranges(g))
             len += snprintf(buf + len, sizeof buf - (size_t)len,
@@ -321,9 +353,9 @@ pv_status pv_cmd_show_vgrid(pv_interp *I, pv_cursor *c, bool exec)
                             a, b, m, d, (long long)s.nzero,
                             100.0 * (double)s.nzero / (double)s.ntotal);
         }
-        snprintf(buf + len, sizeof buf - (size_t)len, "\n");
         pv_msg(I->ctx, "%s", buf);
     }
+    pv_msg(I->ctx, "\n"); /* gnuplot ends the list (even an empty one) with a blank line */
     return PV_OK;
 }
 
@@ -383,8 +415,7 @@ pv_status pv_cmd_vclear(pv_interp *I, pv_cursor *c, bool exec)
         return st;
     pv_grid *g = name ? pv_gridset_find(I, name) : active_grid(I);
     if (name && !g)
-        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "no voxel grid named %s",
-                               name);
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "no such voxel grid");
     if (g)
         pv_grid_clear(I->ctx, g);
     return PV_OK;
@@ -428,10 +459,10 @@ pv_status pv_cmd_voxel_assign(pv_interp *I, pv_cursor *c, bool exec)
     for (int k = 0; k < 3 && st == PV_OK; k++) {
         st = pv_parse_expr(c, &e[k]);
         if (st == PV_OK && !pv_cur_accept_op(c, k < 2 ? "," : ")"))
-            st = pv_cur_error(c, PV_ESYNTAX, k < 2 ? "expecting ','" : "expecting ')'");
+            st = pv_cur_error(c, PV_ESYNTAX, "syntax: voxel(x,y,z) = newvalue");
     }
     if (st == PV_OK && !pv_cur_accept_op(c, "="))
-        st = pv_cur_error(c, PV_ESYNTAX, "expecting '='");
+        st = pv_cur_error(c, PV_ESYNTAX, "syntax: voxel(x,y,z) = newvalue");
     if (st == PV_OK)
         st = pv_parse_expr(c, &e[3]);
     if (st == PV_OK)
@@ -440,7 +471,7 @@ pv_status pv_cmd_voxel_assign(pv_interp *I, pv_cursor *c, bool exec)
         goto out;
     pv_grid *g = active_grid(I);
     if (!g) {
-        st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "no active voxel grid");
+        st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "vgrid must be set before use");
         goto out;
     }
     if ((st = ensure_ranges(I, g, c, off)) != PV_OK)
@@ -521,9 +552,24 @@ typedef struct fill_eval {
     pv_vcode *vc;              /* its vector form, or NULL: scalar fallback */
     pv_vscratch **scratch;     /* one per thread */
     int nslots;
-    int failed;                /* scalar fallback hit an error */
+    int failed;                /* some lane raised a script error */
+    size_t fail_src;           /* the first such source (file order) ... */
+    double fail_dist[2];       /* ... and the VoxelDistance, GridDistance of a failing lane */
     bool grid_units;           /* vgfill: GridDistance is set too */
 } fill_eval;
+
+/* Remember the earliest failing source, so every rank can re-evaluate the same lane
+ * serially afterwards and report gnuplot's located error. */
+static void note_failure(fill_eval *F, size_t src, double dist, double gdist)
+{
+#pragma omp critical(pv_fill_fail)
+    if (!F->failed || src < F->fail_src) {
+        F->failed = 1;
+        F->fail_src = src;
+        F->fail_dist[0] = dist;
+        F->fail_dist[1] = gdist;
+    }
+}
 
 static void eval_vector(void *ud, int tid, size_t src, size_t n, const double *dist,
                         const double *gdist, double *out)
@@ -536,6 +582,12 @@ static void eval_vector(void *ud, int tid, size_t src, size_t n, const double *d
     for (int k = 2; k < F->nslots; k++)
         in[k] = (pv_vinput){&cols[k - 2], 0};
     pv_veval(F->vc, F->scratch[tid], n, in, out);
+    if (pv_vscratch_take_error(F->scratch[tid])) {
+        size_t k = 0;
+        while (k + 1 < n && !isnan(out[k]))
+            k++;
+        note_failure(F, src, dist[k], gdist ? gdist[k] : 0.0);
+    }
 }
 
 /* Scalar fallback: the interpreter's environment is shared, so one thread at a time. */
@@ -559,7 +611,8 @@ static void eval_scalar(void *ud, int tid, size_t src, size_t n, const double *d
                 pv_env_set(F->I->env, "GridDistance", &gd);
             }
             if (F->failed || pv_eval(F->I->env, F->code, &v) != PV_OK) {
-                F->failed = 1;
+                if (!F->failed)
+                    note_failure(F, src, dist[k], gdist ? gdist[k] : 0.0);
                 out[k] = 0;
                 continue;
             }
@@ -597,7 +650,8 @@ static pv_status run_fill(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
         st = pv_err(ctx, PV_ENOMEM, "out of memory reading vfill sources");
     if (st != PV_OK)
         goto out;
-    /* the brick line gnuplot prints, for the first source that lies in the grid */
+    /* the brick line gnuplot prints for each source in the grid until one modifies a
+     * voxel (a source modifies one exactly when its brick is not empty) */
     for (size_t k = 0; k < R.n && !ctx->opt.quiet; k++) {
         int64_t idx[3];
         if (!pv_grid_index(g, R.src[k].x, R.src[k].y, R.src[k].z, idx))
@@ -608,10 +662,11 @@ static pv_status run_fill(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
             b[a] = 2 * (long long)floor(grid_units ? r : r / g->delta[a]) + 1;
         pv_msg(ctx, "\tradius %g gives a brick of %lld voxels on x, %lld voxels on y, %lld "
                     "voxels on z\n", r, b[0], b[1], b[2]);
-        break;
+        if (b[0] > 0 && b[1] > 0 && b[2] > 0)
+            break;
     }
     /* compile the value spec for lanes */
-    fill_eval F = {I, &R, value, NULL, NULL, 2 + R.ncols, 0, grid_units};
+    fill_eval F = {I, &R, value, NULL, NULL, 2 + R.ncols, 0, 0, {0, 0}, grid_units};
     const char *slots[2 + MAX_FILL_COLS];
     char colname[MAX_FILL_COLS][8];
     slots[0] = "VoxelDistance";
@@ -657,11 +712,24 @@ static pv_status run_fill(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
                              "voxel() cannot be used in a %s value expression (it would read "
                              "the grid being filled)", grid_units ? "vgfill" : "vfill");
     } else if (st == PV_OK && anyfail) {
-        /* Re-evaluate once outside the parallel region to report the located error. */
+        /* Re-evaluate the earliest failing lane serially, identically on every rank, so
+         * the located error is the scalar evaluator's own. */
         pv_err_clear(ctx);
-        pv_value d = pv_real(0), v = {0};
+        struct { double src; int rank; } mine = {F.failed ? (double)F.fail_src : HUGE_VAL,
+                                                  ctx->rank}, first;
+        MPI_Allreduce(&mine, &first, 1, MPI_DOUBLE_INT, MPI_MINLOC, ctx->comm);
+        MPI_Bcast(F.fail_dist, 2, MPI_DOUBLE, first.rank, ctx->comm);
+        size_t fs = (size_t)first.src;
+        const double *cols = R.cols + fs * MAX_FILL_COLS;
+        const char *strs[MAX_FILL_COLS] = {0};
+        pv_row row = {R.ncols, cols, strs, NULL, (int64_t)fs, 0, 0};
+        pv_env_set_row(I->env, &row);
+        pv_value d = pv_real(F.fail_dist[0]), gd = pv_real(F.fail_dist[1]), v = {0};
         pv_env_set(I->env, "VoxelDistance", &d);
+        if (grid_units)
+            pv_env_set(I->env, "GridDistance", &gd);
         st = pv_eval(I->env, value, &v);
+        pv_env_set_row(I->env, NULL);
         pv_value_free(&v);
         if (st == PV_OK)
             st = pv_source_error(ctx, PV_ESCRIPT, c->tl->src, off,
@@ -710,7 +778,12 @@ static pv_status fill_one(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     fill_args *A = ud;
     pv_data_spec ds;
     pv_data_spec_init(&ds);
-    pv_status st = pv_data_spec_parse(c, I->env, exec, &ds);
+    pv_status st = PV_OK;
+    /* `vfill [1:9] '+' using ...`: sample ranges before the source, as in plot */
+    if (pv_cur_is_op(c, "["))
+        st = pv_data_sample_ranges_parse(c, &ds);
+    if (st == PV_OK)
+        st = pv_data_spec_parse(c, I->env, exec, &ds);
     if (st != PV_OK)
         goto out;
     if (pv_cur_is_word(c, "w$ith")) {
@@ -720,6 +793,11 @@ static pv_status fill_one(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     }
     if (!pv_cur_at_end(c) && !pv_cur_is_op(c, ",")) {
         st = pv_cur_error(c, PV_ESYNTAX, "unexpected or unrecognized token");
+        goto out;
+    }
+    if (ds.nusing > 5) {
+        st = pv_source_error(I->ctx, PV_ESYNTAX, c->tl->src, A->off,
+                             "too many columns in using specification");
         goto out;
     }
     if (ds.nusing != 5) {

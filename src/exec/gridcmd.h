@@ -21,6 +21,15 @@ void pv_gridset_reset(pv_interp *I);
 bool pv_gridset_undefine(pv_interp *I, const char *name);
 /* The grid named `name`, or NULL. */
 pv_grid *pv_gridset_find(pv_interp *I, const char *name);
+/* Grids in creation order: count and k-th. */
+size_t pv_gridset_count(pv_interp *I);
+pv_grid *pv_gridset_at(pv_interp *I, size_t k);
+/* The active grid (the one `set vgrid` named last), or NULL. */
+pv_grid *pv_gridset_active(pv_interp *I);
+/* Take ownership of g (from pv_grid_create): it replaces a grid of the same name (in
+ * that grid's place) or is appended; it becomes the active grid if make_active. On
+ * failure (out of memory) g is destroyed. */
+pv_status pv_gridset_adopt(pv_interp *I, pv_grid *g, bool make_active);
 
 /* Statement handlers (cursor just after the command word, or at `voxel` for the
  * assignment). */

@@ -183,9 +183,10 @@ static pv_status parse_iter_header(pv_interp *I, pv_cursor *c, bool exec, iter_h
                 if (v.type == PV_V_INT) *dst[k] = v.i;
                 else if (v.type == PV_V_CMPLX) *dst[k] = (int64_t)v.re;
                 else {
+                    bool undef = v.type == PV_V_UNDEF;
                     pv_value_free(&v);
                     return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off,
-                                           "expecting integer");
+                                           undef ? "undefined value" : "expecting integer");
                 }
                 pv_value_free(&v);
             }
@@ -420,6 +421,7 @@ static pv_status simple_stmt(pv_interp *I, pv_cursor *c, bool exec)
         if (pv_is_voxel_assignment(c)) return pv_cmd_voxel_assign(I, c, exec);
         if (pv_exec_is_funcdef(c)) return pv_cmd_funcdef(I, c, exec);
         if (pv_exec_is_assignment(c)) return pv_cmd_assign(I, c, exec);
+        if (pv_exec_is_array_assignment(c)) return pv_cmd_array_assign(I, c, exec);
         pv_cmd_fn fn = pv_exec_find_cmd(c);
         if (fn) return fn(I, c, exec);
     }
@@ -561,7 +563,7 @@ pv_code *pv_exec_compile_text(pv_interp *I, const char *text)
  * Public API
  * ===================================================================================== */
 
-/* gnuplot starts with ARGC = 0 and ARG0..ARG9 = "" (`show variables`). */
+/* gnuplot starts with ARGC = 0, ARG0..ARG9 = "" and an empty ARGV (`show variables`). */
 static void define_call_args(pv_interp *I)
 {
     char name[8];
@@ -570,6 +572,7 @@ static void define_call_args(pv_interp *I)
     for (int k = 0; k <= 9; k++) {
         snprintf(name, sizeof name, "ARG%d", k);
         pv_env_set(I->env, name, &empty);
+        if (k == 0) pv_env_set_array(I->env, "ARGV", 0); /* shown after ARG0, as gnuplot */
     }
     pv_value_free(&empty);
 }

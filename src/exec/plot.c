@@ -16,7 +16,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One curve of `set table` + plot without `with table` (gnuplot's print_table()). */
+typedef struct tcurve {
+    bool tabulated;   /* false: `with table` (already written) or not tabulated here */
+    bool unsupported; /* splot style gnuplot cannot tabulate (pm3d, linespoints...) */
+    char *title;      /* NULL: no "# Curve title" line */
+    char **lines;
+    size_t n, cap;
+} tcurve;
+
 typedef struct plot_state {
+    pv_interp *I;
+    tcurve *curves;             /* one per element (set table mode) */
+    size_t ncurves, capcurves;
     bool is_splot;
     bool needs_render;          /* some element uses a style the renderer would draw */
     int nranges;                /* leading axis ranges parsed */
@@ -153,9 +165,9 @@ static pv_status fill_style(pv_cursor *c)
 
 /* Parse the clauses after the data source up to `,` or the end. *is_table is set when the
  * style is `table`. */
-static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool *is_table)
+static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool *is_table,
+                               bool exec, char **title, bool *notitle, const char **style)
 {
-    (void)I;
     pv_status st = PV_OK;
     while (st == PV_OK && !pv_cur_at_end(c) && !pv_cur_is_op(c, ",")) {
         if (pv_cur_accept_word(c, "w$ith")) {
@@ -170,14 +182,24 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
                                         "use `plot with table` rather than `splot with table`");
                 *is_table = true;
             }
+            *style = style_names[k];
             pv_cur_next(c);
         } else if (pv_cur_accept_word(c, "t$itle")) {
             if (pv_cur_accept_word(c, "col$umnheader") || pv_cur_accept_word(c, "columnh$ead")) {
                 if (pv_cur_is_op(c, "(")) st = num_arg(c);
+            } else if (exec && I->table_on && !pv_cur_is_word(c, "var$iable")) {
+                pv_value v = {0};
+                if ((st = pv_exec_expr(I, c, true, &v)) == PV_OK && v.type == PV_V_STR) {
+                    free(*title);
+                    *title = strdup(v.s);
+                    *notitle = false;
+                }
+                pv_value_free(&v);
             } else {
                 st = num_arg(c);
             }
         } else if (pv_cur_accept_word(c, "not$itle")) {
+            *notitle = true;
             if (pv_cur_peek(c)->kind == PV_TK_STRING) pv_cur_next(c);
         } else if (pv_cur_accept_word(c, "ax$es") || pv_cur_accept_word(c, "ax$is") ||
                    pv_cur_accept_word(c, "s$mooth")) {
@@ -333,6 +355,205 @@ static pv_status write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
 }
 
 /* =====================================================================================
+ * set table + plot of other styles: gnuplot 5.4.4's print_table() format
+ * ===================================================================================== */
+
+static pv_status add_curve(plot_state *ps, bool tabulated, char *title)
+{
+    if (ps->ncurves == ps->capcurves) {
+        size_t nc = ps->capcurves ? 2 * ps->capcurves : 4;
+        tcurve *n = realloc(ps->curves, nc * sizeof *n);
+        if (!n) {
+            free(title);
+            return pv_err(ps->I->ctx, PV_ENOMEM, "out of memory");
+        }
+        ps->curves = n, ps->capcurves = nc;
+    }
+    ps->curves[ps->ncurves++] = (tcurve){tabulated, false, title, NULL, 0, 0};
+    return PV_OK;
+}
+
+static pv_status curve_line(plot_state *ps, const char *line)
+{
+    tcurve *t = &ps->curves[ps->ncurves - 1];
+    if (t->n == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 64;
+        char **n = realloc(t->lines, nc * sizeof *n);
+        if (!n) return pv_err(ps->I->ctx, PV_ENOMEM, "out of memory");
+        t->lines = n, t->cap = nc;
+    }
+    if (!(t->lines[t->n] = strdup(line))) return pv_err(ps->I->ctx, PV_ENOMEM, "out of memory");
+    t->n++;
+    return PV_OK;
+}
+
+/* gnuplot's output_number(): the axis format "% h" then a space; NaN as " NaN" */
+static size_t table_number(char *buf, size_t cap, double v)
+{
+    if (isnan(v)) return (size_t)snprintf(buf, cap, " NaN ");
+    return (size_t)snprintf(buf, cap, "% g ", v);
+}
+
+static bool outside(pv_interp *I, const plot_state *ps, int axis, double v)
+{
+    double lo, hi;
+    if (axis < 2 && ps->has_range[axis]) lo = ps->range[axis][0], hi = ps->range[axis][1];
+    else if (!pv_exec_axis_fixed_range(I, axis, &lo, &hi)) return false;
+    if (lo > hi) { double t = lo; lo = hi; hi = t; }
+    return v < lo || v > hi;
+}
+
+static pv_status curve_event(void *ud, pv_data_event ev, const pv_data_point *pt)
+{
+    plot_state *ps = ud;
+    tcurve *t = &ps->curves[ps->ncurves - 1];
+    if (ev != PV_DATA_POINT) {
+        /* a blank line of the input is reproduced (and counted as a point) */
+        if (t->n > 0 && t->lines[t->n - 1][0] != '\0') return curve_line(ps, "");
+        return PV_OK;
+    }
+    char line[160];
+    if (ps->is_splot) { /* x y z and the type without a space; undefined as 0 0 0 u */
+        double v[3] = {0.0, 0.0, 0.0};
+        for (int k = 0; k < 3; k++) v[k] = k < pt->nvals ? pt->vals[k] : (double)NAN;
+        bool undef = isnan(v[0]) || isnan(v[1]) || isnan(v[2]);
+        if (undef) v[0] = v[1] = v[2] = 0.0;
+        size_t n = 0;
+        for (int k = 0; k < 3; k++) n += table_number(line + n, sizeof line - n, v[k]);
+        char type = undef ? 'u' : outside(ps->I, ps, 0, v[0]) || outside(ps->I, ps, 1, v[1]) ||
+                                          outside(ps->I, ps, 2, v[2]) ? 'o' : 'i';
+        snprintf(line + n, sizeof line - n, "%c", type);
+        return curve_line(ps, line);
+    }
+    double x, y;
+    if (pt->nvals >= 2) x = pt->vals[0], y = pt->vals[1];
+    else x = pt->row ? (double)pt->row->line : (double)t->n, y = pt->nvals ? pt->vals[0] : (double)NAN;
+    size_t len = table_number(line, sizeof line, x);
+    len += table_number(line + len, sizeof line - len, y);
+    char type = isnan(x) || isnan(y) ? 'u'
+                : outside(ps->I, ps, 0, x) || outside(ps->I, ps, 1, y) ? 'o' : 'i';
+    snprintf(line + len, sizeof line - len, " %c", type);
+    return curve_line(ps, line);
+}
+
+static pv_status tabulate_curve(pv_interp *I, pv_cursor *c, plot_state *ps,
+                                const pv_data_spec *ds)
+{
+    char *data = NULL;
+    size_t len = 0;
+    pv_status st = PV_OK;
+    if (ds->kind == PV_DS_FILE &&
+        (st = pv_exec_read_file(I, c, ds->name_off, ds->name, &data, &len)) != PV_OK)
+        return st;
+    pv_sampling samp;
+    fill_sampling(I, ps, ds, &samp);
+    pv_data_opts opts;
+    char sep[2];
+    data_opts(I, &opts, sep);
+    st = pv_data_iterate_ex(I->env, ds, &opts, data, len, &samp, ps->is_splot ? 3 : 2, false,
+                            curve_event, ps);
+    free(data);
+    tcurve *t = &ps->curves[ps->ncurves - 1];
+    if (ps->is_splot) return st;
+    while (t->n > 0 && t->lines[t->n - 1][0] == '\0') free(t->lines[--t->n]);
+    /* gnuplot 5.4.4 drops one trailing undefined point */
+    if (t->n > 0) {
+        const char *last = t->lines[t->n - 1];
+        size_t ll = strlen(last);
+        if (ll >= 2 && strcmp(last + ll - 2, " u") == 0) free(t->lines[--t->n]);
+    }
+    return st;
+}
+
+/* splot: gnuplot's print_3dtable() (one "IsoCurve" per data block). */
+static pv_status write_surfaces(pv_interp *I, plot_state *ps, pv_out *out)
+{
+    pv_status st = PV_OK;
+    char head[256];
+    for (size_t k = 0; k < ps->ncurves && st == PV_OK; k++) {
+        tcurve *t = &ps->curves[k];
+        if (!t->tabulated) continue;
+        snprintf(head, sizeof head, "# Surface %zu of %zu surfaces", k, ps->ncurves);
+        if ((st = pv_out_line(I, out, "")) == PV_OK) st = pv_out_line(I, out, head);
+        if (st == PV_OK && t->title && *t->title) {
+            size_t n = strlen(t->title) + 32;
+            char *line = malloc(n);
+            if (!line) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+            snprintf(line, n, "# Curve title: \"%s\"", t->title);
+            if ((st = pv_out_line(I, out, "")) == PV_OK) st = pv_out_line(I, out, line);
+            free(line);
+        }
+        if (st != PV_OK) break;
+        if (t->unsupported) {
+            pv_msg(I->ctx, "Tabular output of this 3D plot style not implemented\n");
+            continue;
+        }
+        /* blocks: runs of lines between "" separators */
+        size_t nb = 0, *bs = malloc((t->n + 1) * sizeof *bs), *be = malloc((t->n + 1) * sizeof *be);
+        if (!bs || !be) {
+            free(bs), free(be);
+            return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < t->n;) {
+            while (i < t->n && t->lines[i][0] == '\0') i++;
+            if (i == t->n) break;
+            bs[nb] = i;
+            while (i < t->n && t->lines[i][0] != '\0') i++;
+            be[nb++] = i;
+        }
+        for (size_t b = 0; b < nb && st == PV_OK; b++) {
+            size_t blk = nb - 1 - b; /* gnuplot lists the last block first */
+            snprintf(head, sizeof head, "# IsoCurve %zu, %zu points", b, be[blk] - bs[blk]);
+            if ((st = pv_out_line(I, out, "")) == PV_OK) st = pv_out_line(I, out, head);
+            if (st == PV_OK) st = pv_out_line(I, out, "# x y z type");
+            for (size_t i = bs[blk]; i < be[blk] && st == PV_OK; i++)
+                st = pv_out_line(I, out, t->lines[i]);
+        }
+        free(bs), free(be);
+        if (st == PV_OK) st = pv_out_line(I, out, "");
+    }
+    return st;
+}
+
+/* Write the collected curves (gnuplot writes them after the whole command). */
+static pv_status write_curves(pv_interp *I, plot_state *ps)
+{
+    pv_out so = {PV_OUT_STDOUT, NULL, NULL};
+    pv_out *out = I->table_out.kind == PV_OUT_STDERR ? &so : &I->table_out;
+    if (ps->is_splot) return write_surfaces(I, ps, out);
+    pv_status st = PV_OK;
+    char head[256];
+    for (size_t k = 0; k < ps->ncurves && st == PV_OK; k++) {
+        tcurve *t = &ps->curves[k];
+        if (!t->tabulated) continue;
+        snprintf(head, sizeof head, "# Curve %zu of %zu, %zu points", k, ps->ncurves, t->n);
+        if ((st = pv_out_line(I, out, "")) == PV_OK) st = pv_out_line(I, out, head);
+        if (st == PV_OK && t->title && *t->title) {
+            size_t n = strlen(t->title) + 32;
+            char *line = malloc(n);
+            if (!line) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+            snprintf(line, n, "# Curve title: \"%s\"", t->title);
+            st = pv_out_line(I, out, line);
+            free(line);
+        }
+        if (st == PV_OK) st = pv_out_line(I, out, "# x y type");
+        for (size_t i = 0; i < t->n && st == PV_OK; i++) st = pv_out_line(I, out, t->lines[i]);
+        if (st == PV_OK) st = pv_out_line(I, out, "");
+    }
+    return st;
+}
+
+static void free_curves(plot_state *ps)
+{
+    for (size_t k = 0; k < ps->ncurves; k++) {
+        for (size_t i = 0; i < ps->curves[k].n; i++) free(ps->curves[k].lines[i]);
+        free(ps->curves[k].lines);
+        free(ps->curves[k].title);
+    }
+    free(ps->curves);
+}
+
+/* =====================================================================================
  * Elements
  * ===================================================================================== */
 
@@ -376,12 +597,40 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     if (pv_cur_is_op(c, "[")) st = pv_data_sample_ranges_parse(c, &ds);
     if (st == PV_OK && (pv_cur_is_word(c, "sample") || ds.has_sample_range[0])) is_data = true;
     else if (st == PV_OK) st = classify(I, c, exec, &is_data);
+    size_t spec_start = c->pos;
     if (st == PV_OK && is_data) st = pv_data_spec_parse(c, I->env, exec, &ds);
-    if (st == PV_OK) st = parse_clauses(I, c, ps, &is_table);
+    size_t spec_end = c->pos;
+    char *title = NULL;
+    bool notitle = false;
+    const char *style = NULL;
+    if (st == PV_OK) st = parse_clauses(I, c, ps, &is_table, exec, &title, &notitle, &style);
     if (st == PV_OK && exec) {
-        if (is_table && is_data) st = write_table(I, c, ps, &ds);
-        else ps->needs_render = true;
+        if (is_table && is_data) {
+            st = write_table(I, c, ps, &ds);
+            st = st == PV_OK ? add_curve(ps, false, NULL) : st;
+        } else if (I->table_on && is_data) {
+            /* gnuplot's default title: the source and its modifiers as written */
+            if (!title && !notitle && spec_end > spec_start) {
+                const pv_token *a = &c->tl->tok[spec_start], *b = &c->tl->tok[spec_end - 1];
+                title = strndup(c->tl->src->text + a->start, b->end - a->start);
+            }
+            if ((st = add_curve(ps, true, notitle ? NULL : title)) == PV_OK) {
+                tcurve *t = &ps->curves[ps->ncurves - 1];
+                title = NULL;
+                /* print_3dtable() knows lines, points, impulses, dots, vectors, image */
+                static const char *const ok3d[] = {"l$ines", "p$oints", "i$mpulses", "d$ots",
+                                                   "vec$tors", "ima$ge"};
+                t->unsupported = ps->is_splot && style != NULL;
+                for (size_t k = 0; t->unsupported && k < sizeof ok3d / sizeof ok3d[0]; k++)
+                    if (strcmp(style, ok3d[k]) == 0) t->unsupported = false;
+                if (!t->unsupported) st = tabulate_curve(I, c, ps, &ds);
+            }
+        } else {
+            ps->needs_render = true;
+            if (I->table_on) st = add_curve(ps, false, NULL);
+        }
     }
+    free(title);
     pv_data_spec_fini(&ds);
     return st;
 }
@@ -389,6 +638,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
 pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
 {
     plot_state ps = {0};
+    ps.I = I;
     ps.is_splot = pv_cur_is_word(c, "sp$lot");
     bool is_replot = pv_cur_is_word(c, "rep$lot");
     pv_cur_next(c);
@@ -419,7 +669,9 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
         if (!pv_cur_accept_op(c, ",")) break;
     }
     if (st == PV_OK) st = pv_exec_expect_end(c);
+    if (st == PV_OK && exec && I->table_on) st = write_curves(I, &ps);
     if (st == PV_OK && exec && (ps.needs_render || is_replot)) I->plots_skipped++;
+    free_curves(&ps);
     return st;
 }
 

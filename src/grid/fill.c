@@ -9,18 +9,42 @@
  * Parallel shape: sources are binned by the planes of this rank's slab that their brick
  * meets (CSR lists in file order); OpenMP threads take whole planes, so no two threads
  * touch one voxel and each voxel receives its sources in file order: the grid is
- * bit-identical for any rank and thread count. Inside a plane, the nodes a source updates
- * are gathered into batches of lanes and the value expression is evaluated once per batch
- * (the caller's vector VM), never once per voxel.
+ * bit-identical for any rank and thread count. Large planes are walked in blocks of rows
+ * (all sources of the plane for one block, then the next block) so the block stays in L2
+ * while every source adds into it; the order per voxel is unchanged.
+ *
+ * Row spans: the nodes of one brick row that pass the sphere test form one contiguous run.
+ * Every operation in d = sqrt((dx*dx + dy*dy) + dz*dz), dx = (xmin + ix*delta) - px, is
+ * monotone, so along a row d falls to a minimum and rises again: {d <= r} is an interval
+ * around the node of least dx*dx. Its ends are found with a few exact tests (a guess from
+ * the circle's chord, then galloping), never by rounding-sensitive algebra; C joins the run
+ * (or becomes a run of its own). A run's distances are computed in one vectorisable loop
+ * (dx*dx per source is computed once per row block), the value expression is evaluated for
+ * up to FILL_LANES nodes per call (the caller's vector VM), and the adds into the grid are
+ * contiguous loops. VoxelDistance is the same double as the per-voxel formula gives, and
+ * each voxel gets (float)((double)voxel + value), as in gnuplot.
  */
 #include "pvox/grid.h"
 
 #include <math.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define FILL_LANES PV_FILL_MAX_LANES /* lanes per batch: its 4 arrays stay in L1/L2 */
+#define FILL_LANES PV_FILL_MAX_LANES /* lanes per evaluation: its arrays stay in L1/L2 */
+#define BLOCK_VOXELS 65536           /* rows per block: about 256 KiB of floats */
+
+/* Hot loops get an AVX2 clone next to the baseline one, chosen at load time. The clones
+ * never contract a*b+c into an FMA (no "fma" target, and ISO C mode keeps
+ * -ffp-contract=off), so every lane is the same IEEE double on any machine. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define PV_CLONES __attribute__((target_clones("avx2", "default")))
+#define PV_INLINE __attribute__((always_inline)) inline /* keeps the loops in the clone */
+#else
+#define PV_CLONES
+#define PV_INLINE inline
+#endif
 
 typedef struct brick {
     int64_t c[3];   /* centre node */
@@ -48,237 +72,419 @@ static void make_brick(const pv_grid *g, const pv_fill_source *s, bool grid_unit
     }
 }
 
-typedef struct lanes {
+/* ---- per-thread work space ------------------------------------------------------------ */
+
+typedef struct span {
+    size_t off;     /* local index of the first voxel */
+    uint32_t lane;  /* its first lane */
+    uint32_t len;   /* voxels (lanes) */
+} span;
+
+typedef struct work {
     double dist[FILL_LANES];   /* VoxelDistance */
     double gdist[FILL_LANES];  /* GridDistance */
     double val[FILL_LANES];    /* evaluated values */
-    size_t idx[FILL_LANES];    /* local voxel index */
-    size_t n;
-} lanes;
+    span spans[FILL_LANES];
+    size_t n, nspans;          /* lanes and spans in use */
+    double *ux2, *gx2;         /* x terms dx*dx (user units), gx*gx (grid units) of the
+                                  current source, indexed ix - brick lo; n doubles each */
+} work;
 
-static void flush(lanes *L, float *data, pv_fill_eval_fn eval, void *ud, int tid, size_t src)
+static void work_free(work *w, int nthreads)
 {
-    if (L->n == 0)
+    if (!w)
         return;
-    eval(ud, tid, src, L->n, L->dist, L->gdist, L->val);
-    for (size_t k = 0; k < L->n; k++) {
-        /* gnuplot adds the double value to the float voxel: sum in double, round once. */
-        data[L->idx[k]] = (float)((double)data[L->idx[k]] + L->val[k]);
+    for (int t = 0; t < nthreads; t++) {
+        free(w[t].ux2);
+        free(w[t].gx2);
     }
-    L->n = 0;
+    free(w);
 }
 
-/* The nodes of one source's brick in plane iz; returns how many were updated, and raises
- * *last_in_plane to the largest ix*n+iy updated (with its distance).
- *
- * Each row segment is done in two passes the compiler can vectorise: distances for the
- * whole segment, then either the whole segment (every node inside the sphere: the common
- * case for large radii) or the nodes that pass the sphere test are kept as lanes. The
- * distance is computed as ((dx*dx + dy*dy) + dz*dz) in that order for every node, so it
- * is the same double whichever path keeps it. */
-static int64_t fill_plane(const pv_grid *g, const pv_fill_source *s, const brick *b,
-                          unsigned flags, int64_t iz, lanes *L, float *data,
-                          pv_fill_eval_fn eval, void *ud, int tid, size_t src,
-                          int64_t *last_in_plane, double *last_dist)
+static work *work_alloc(int nthreads, int64_t n)
 {
-    const int64_t n = g->n;
-    const double r = s->radius;
-    const bool grid_units = flags & PV_FILL_GRID_UNITS;
-    const bool need_g = grid_units || (flags & PV_FILL_NEED_GRIDDIST);
-    /* Fractional grid position of the point, for GridDistance. */
-    const double gp[3] = {(s->x - g->min[0]) / g->delta[0], (s->y - g->min[1]) / g->delta[1],
-                          (s->z - g->min[2]) / g->delta[2]};
-    const double vz = g->min[2] + (double)iz * g->delta[2];
-    const double dz = vz - s->z, gz = (double)iz - gp[2];
-    const double xmin = g->min[0], dxd = g->delta[0], sx = s->x;
-    int64_t count = 0;
-    for (int64_t iy = b->lo[1]; iy <= b->hi[1]; iy++) {
-        const double vy = g->min[1] + (double)iy * g->delta[1];
-        const double dy = vy - s->y, gy = (double)iy - gp[1];
-        const size_t row = pv_grid_local_index(g, 0, iy, iz);
-        const bool centre_row = iy == b->c[1] && iz == b->c[2];
-        for (int64_t x0 = b->lo[0]; x0 <= b->hi[0]; x0 += FILL_LANES) {
-            int64_t x1 = x0 + FILL_LANES - 1 < b->hi[0] ? x0 + FILL_LANES - 1 : b->hi[0];
-            size_t len = (size_t)(x1 - x0 + 1);
-            if (L->n + len > FILL_LANES)
-                flush(L, data, eval, ud, tid, src);
-            size_t base = L->n;
-            double *restrict dist = L->dist + base;
-            double *restrict gdist = L->gdist + base;
-            double dmax = 0;
-            for (size_t k = 0; k < len; k++) {
-                double dx = (xmin + (double)(x0 + (int64_t)k) * dxd) - sx;
-                double d = sqrt(dx * dx + dy * dy + dz * dz);
-                dist[k] = d;
-                dmax = d > dmax ? d : dmax;
-            }
-            if (need_g)
-                for (size_t k = 0; k < len; k++) {
-                    double gx = (double)(x0 + (int64_t)k) - gp[0];
-                    gdist[k] = sqrt(gx * gx + gy * gy + gz * gz);
-                }
-            size_t kept;
-            int64_t last_ix;
-            double last_d;
-            if (!grid_units && dmax <= r) {
-                /* the whole segment is inside the sphere */
-                for (size_t k = 0; k < len; k++)
-                    L->idx[base + k] = row + (size_t)(x0 + (int64_t)k);
-                kept = len;
-                last_ix = x1;
-                last_d = dist[len - 1];
-            } else {
-                kept = 0;
-                last_ix = -1;
-                last_d = 0;
-                for (size_t k = 0; k < len; k++) {
-                    int64_t ix = x0 + (int64_t)k;
-                    double test = grid_units ? gdist[k] : dist[k];
-                    if (!(test <= r) && !(centre_row && ix == b->c[0]))
-                        continue;
-                    dist[kept] = dist[k];
-                    gdist[kept] = gdist[k];
-                    L->idx[base + kept] = row + (size_t)ix;
-                    kept++;
-                    last_ix = ix;
-                    last_d = dist[k];
-                }
-            }
-            L->n += kept;
-            count += (int64_t)kept;
-            /* gnuplot's loop runs x outermost, then y, then z (its VoxelDistance after a
-             * fill is the distance of the update with the largest (x, y, z)). */
-            if (kept && last_ix * n + iy > *last_in_plane) {
-                *last_in_plane = last_ix * n + iy;
-                *last_dist = last_d;
-            }
+    work *w = calloc((size_t)nthreads, sizeof *w);
+    if (!w)
+        return NULL;
+    for (int t = 0; t < nthreads; t++) {
+        w[t].ux2 = malloc((size_t)n * sizeof *w[t].ux2);
+        w[t].gx2 = malloc((size_t)n * sizeof *w[t].gx2);
+        if (!w[t].ux2 || !w[t].gx2) {
+            work_free(w, nthreads);
+            return NULL;
         }
     }
+    return w;
+}
+
+/* ---- one source over one block of rows of one plane ----------------------------------- */
+
+/* What the row loop needs about the source and the grid. */
+typedef struct job {
+    float *data;
+    const pv_grid *g;
+    const pv_fill_source *s;
+    const brick *b;
+    pv_fill_eval_fn eval;
+    void *ud;
+    int tid;
+    size_t src;
+    bool grid_units, need_g;
+} job;
+
+/* The row being cut: its test metric (user units for vfill, grid units for vgfill). */
+typedef struct row {
+    const double *t2;   /* x terms of the test metric, index ix - lo */
+    double t_yz[2];     /* its y and z terms */
+    double r;           /* radius in the test metric */
+    int64_t lo;         /* brick's first x node */
+} row;
+
+static inline bool passes(const row *R, int64_t ix)
+{
+    return sqrt(R->t2[ix - R->lo] + R->t_yz[0] + R->t_yz[1]) <= R->r;
+}
+
+/* The farthest node from m toward e (inclusive) that passes, given that m passes and that
+ * passing is monotone going outward. g is a guess of the answer: it is checked and the
+ * search gallops from it, so a good guess costs two tests. */
+static int64_t run_edge(const row *R, int64_t m, int64_t e, int64_t g)
+{
+    const int64_t dir = e >= m ? 1 : -1;
+    if ((g - m) * dir < 0)
+        g = m;
+    if ((g - e) * dir > 0)
+        g = e;
+    int64_t in, out, step = 1;
+    if (passes(R, g)) {
+        in = g;
+        for (;;) {
+            if (in == e)
+                return e;
+            int64_t t = in + dir * step;
+            if ((t - e) * dir > 0)
+                t = e;
+            if (!passes(R, t)) {
+                out = t;
+                break;
+            }
+            in = t;
+            step *= 2;
+        }
+    } else {
+        out = g;
+        for (;;) {
+            int64_t t = out - dir * step;
+            if ((t - m) * dir < 0)
+                t = m;
+            if (passes(R, t)) {
+                in = t;
+                break;
+            }
+            out = t;
+            step *= 2;
+        }
+    }
+    while ((out - in) * dir > 1) {
+        int64_t mid = in + (out - in) / 2;
+        if (passes(R, mid))
+            in = mid;
+        else
+            out = mid;
+    }
+    return in;
+}
+
+/* A guess clamped to [lo, hi] in double (NaN and infinities included) before converting. */
+static int64_t clamp_index(double x, int64_t lo, int64_t hi, int64_t fallback)
+{
+    if (x != x)
+        return fallback;
+    if (x <= (double)lo)
+        return lo;
+    if (x >= (double)hi)
+        return hi;
+    return (int64_t)x;
+}
+
+/* Evaluates the queued lanes and adds them into the grid, one contiguous loop per span. */
+static PV_INLINE void flush(job *J, work *W)
+{
+    if (W->n == 0)
+        return;
+    J->eval(J->ud, J->tid, J->src, W->n, W->dist, W->gdist, W->val);
+    for (size_t k = 0; k < W->nspans; k++) {
+        float *restrict d = J->data + W->spans[k].off;
+        const double *restrict v = W->val + W->spans[k].lane;
+        size_t len = W->spans[k].len;
+        /* gnuplot adds the double value to the float voxel: sum in double, round once */
+        for (size_t i = 0; i < len; i++)
+            d[i] = (float)((double)d[i] + v[i]);
+    }
+    W->n = 0;
+    W->nspans = 0;
+}
+
+/* Queues nodes [a, b] of the row starting at local index `row_off`: their distances are
+ * computed here, the evaluation waits for a full batch. */
+static PV_INLINE void queue_run(job *J, work *W, size_t row_off, int64_t lo, int64_t a, int64_t b,
+                      const double uyz[2], const double gyz[2])
+{
+    while (a <= b) {
+        if (W->n == FILL_LANES)
+            flush(J, W);
+        size_t len = (size_t)(b - a + 1), room = FILL_LANES - W->n;
+        if (len > room)
+            len = room;
+        double *restrict dist = W->dist + W->n;
+        const double *restrict ux2 = W->ux2 + (a - lo);
+        const double uy = uyz[0], uz = uyz[1];
+        for (size_t i = 0; i < len; i++)
+            dist[i] = sqrt(ux2[i] + uy + uz);
+        if (J->need_g) {
+            double *restrict gdist = W->gdist + W->n;
+            const double *restrict gx2 = W->gx2 + (a - lo);
+            const double gy = gyz[0], gz = gyz[1];
+            for (size_t i = 0; i < len; i++)
+                gdist[i] = sqrt(gx2[i] + gy + gz);
+        }
+        W->spans[W->nspans++] = (span){row_off + (size_t)a, (uint32_t)W->n, (uint32_t)len};
+        W->n += len;
+        a += (int64_t)len;
+    }
+}
+
+/* x terms of the source over the brick's x range; returns the node of least test term
+ * (the bottom of every row's distance valley). */
+static PV_INLINE int64_t x_terms(const job *J, work *W, double *kc)
+{
+    const pv_grid *g = J->g;
+    const int64_t lo = J->b->lo[0], w = J->b->hi[0] - lo + 1;
+    const double xmin = g->min[0], dx = g->delta[0], sx = J->s->x;
+    const double gp = (sx - g->min[0]) / g->delta[0];
+    double *restrict ux2 = W->ux2, *restrict gx2 = W->gx2;
+    for (int64_t k = 0; k < w; k++) {
+        double t = (xmin + (double)(lo + k) * dx) - sx;
+        ux2[k] = t * t;
+    }
+    if (J->need_g)
+        for (int64_t k = 0; k < w; k++) {
+            double t = (double)(lo + k) - gp;
+            gx2[k] = t * t;
+        }
+    const double *t2 = J->grid_units ? gx2 : ux2;
+    int64_t m = 0;
+    for (int64_t k = 1; k < w; k++)
+        if (t2[k] < t2[m])
+            m = k;
+    *kc = gp; /* the point's position in node units: centre of the guesses */
+    return lo + m;
+}
+
+/* The source's nodes in rows [y0, y1] of plane iz. Returns the updates queued; raises
+ * *last_key to the largest ix*n+iy updated (gnuplot's loop order) with its distance. */
+PV_CLONES
+static int64_t fill_rows(job *J, work *W, int64_t iz, int64_t y0, int64_t y1, int64_t *last_key,
+                         double *last_dist)
+{
+    const pv_grid *g = J->g;
+    const brick *b = J->b;
+    const pv_fill_source *s = J->s;
+    const int64_t n = g->n, lo = b->lo[0], hi = b->hi[0];
+    double kc;
+    const int64_t m = x_terms(J, W, &kc);
+    const double gz = (double)iz - (s->z - g->min[2]) / g->delta[2];
+    const double dz = (g->min[2] + (double)iz * g->delta[2]) - s->z;
+    const double gpy = (s->y - g->min[1]) / g->delta[1];
+    /* test units per node along x, for the guesses */
+    const double unit = J->grid_units ? 1.0 : fabs(g->delta[0]);
+    row R = {J->grid_units ? W->gx2 : W->ux2, {0, 0}, s->radius, lo};
+    int64_t count = 0;
+    for (int64_t iy = y0; iy <= y1; iy++) {
+        const double dy = (g->min[1] + (double)iy * g->delta[1]) - s->y;
+        const double gy = (double)iy - gpy;
+        const double uyz[2] = {dy * dy, dz * dz}, gyz[2] = {gy * gy, gz * gz};
+        R.t_yz[0] = J->grid_units ? gyz[0] : uyz[0];
+        R.t_yz[1] = J->grid_units ? gyz[1] : uyz[1];
+        int64_t a = 1, e = 0; /* the run [a, e], empty */
+        if (passes(&R, m)) {
+            double w2 = R.r * R.r - (R.t_yz[0] + R.t_yz[1]);
+            double half = (w2 > 0 ? sqrt(w2) : 0.0) / unit; /* the chord's half, in nodes */
+            a = run_edge(&R, m, lo, clamp_index(ceil(kc - half), lo, m, m));
+            e = run_edge(&R, m, hi, clamp_index(floor(kc + half), m, hi, m));
+        }
+        const size_t row_off = pv_grid_local_index(g, 0, iy, iz);
+        int64_t cx = -1; /* C on its own (not next to the run) */
+        if (iy == b->c[1] && iz == b->c[2]) {
+            if (a > e)
+                a = e = b->c[0];
+            else if (b->c[0] == a - 1)
+                a--;
+            else if (b->c[0] == e + 1)
+                e++;
+            else if (b->c[0] < a || b->c[0] > e)
+                cx = b->c[0];
+        }
+        if (a > e)
+            continue;
+        queue_run(J, W, row_off, lo, a, e, uyz, gyz);
+        int64_t top = e;
+        if (cx >= 0) {
+            queue_run(J, W, row_off, lo, cx, cx, uyz, gyz);
+            top = cx > e ? cx : e;
+        }
+        count += e - a + 1 + (cx >= 0);
+        int64_t key = top * n + iy;
+        if (key > *last_key) {
+            *last_key = key;
+            *last_dist = sqrt(W->ux2[top - lo] + uyz[0] + uyz[1]);
+        }
+    }
+    flush(J, W);
     return count;
+}
+
+/* ---- driver ------------------------------------------------------------------------------ */
+
+/* CSR lists of the sources whose brick meets each local plane, in file order. */
+static pv_status bin_sources(pv_ctx *ctx, const pv_grid *g, const pv_fill_source *src,
+                             size_t nsrc, bool grid_units, brick *bricks, size_t *start,
+                             size_t **list_out, int64_t *used)
+{
+    const int64_t nplanes = g->z1 - g->z0;
+    *used = 0;
+    for (size_t s = 0; s < nsrc; s++) {
+        make_brick(g, &src[s], grid_units, &bricks[s]);
+        if (!bricks[s].used)
+            continue;
+        (*used)++;
+        int64_t lo = bricks[s].lo[2] > g->z0 ? bricks[s].lo[2] : g->z0;
+        int64_t hi = bricks[s].hi[2] < g->z1 - 1 ? bricks[s].hi[2] : g->z1 - 1;
+        for (int64_t iz = lo; iz <= hi; iz++)
+            start[iz - g->z0 + 1]++;
+    }
+    for (int64_t p = 0; p < nplanes; p++)
+        start[p + 1] += start[p];
+    size_t total = start[nplanes];
+    size_t *list = malloc((total ? total : 1) * sizeof *list);
+    size_t *fillpos = calloc((size_t)nplanes + 1, sizeof *fillpos);
+    if (!list || !fillpos) {
+        free(list);
+        free(fillpos);
+        return pv_err(ctx, PV_ENOMEM, "out of memory");
+    }
+    for (size_t s = 0; s < nsrc; s++) {
+        if (!bricks[s].used)
+            continue;
+        int64_t lo = bricks[s].lo[2] > g->z0 ? bricks[s].lo[2] : g->z0;
+        int64_t hi = bricks[s].hi[2] < g->z1 - 1 ? bricks[s].hi[2] : g->z1 - 1;
+        for (int64_t iz = lo; iz <= hi; iz++) {
+            size_t p = (size_t)(iz - g->z0);
+            list[start[p] + fillpos[p]++] = s;
+        }
+    }
+    free(fillpos);
+    *list_out = list;
+    return PV_OK;
+}
+
+/* The global last update in gnuplot's loop order (sources in file order, then x, y, z):
+ * its VoxelDistance. Collective. */
+static double last_distance(pv_ctx *ctx, const pv_grid *g, const int64_t *last_src,
+                            const int64_t *last_key, const double *last_d)
+{
+    int64_t key[2] = {-1, -1};
+    double dist = 0;
+    for (int64_t p = 0; p < g->z1 - g->z0; p++) {
+        if (last_src[p] < 0)
+            continue;
+        int64_t k1 = last_key[p] * g->n + (g->z0 + p);
+        if (last_src[p] > key[0] || (last_src[p] == key[0] && k1 > key[1])) {
+            key[0] = last_src[p];
+            key[1] = k1;
+            dist = last_d[p];
+        }
+    }
+    int64_t gsrc = -1;
+    MPI_Allreduce(&key[0], &gsrc, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
+    int64_t mypos = key[0] == gsrc ? key[1] : -1, gpos = -1;
+    MPI_Allreduce(&mypos, &gpos, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
+    double mine = (gsrc >= 0 && mypos == gpos) ? dist : -HUGE_VAL, out = 0;
+    MPI_Allreduce(&mine, &out, 1, MPI_DOUBLE, MPI_MAX, ctx->comm);
+    return gsrc < 0 ? 0 : out;
 }
 
 pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
                        unsigned flags, pv_fill_eval_fn eval, void *ud, pv_fill_result *res)
 {
     const bool grid_units = flags & PV_FILL_GRID_UNITS;
+    const bool need_g = grid_units || (flags & PV_FILL_NEED_GRIDDIST);
     memset(res, 0, sizeof *res);
-    int64_t nplanes = g->z1 - g->z0;
+    const int64_t nplanes = g->z1 - g->z0;
+    const int nthreads = omp_get_max_threads();
     brick *bricks = malloc((nsrc ? nsrc : 1) * sizeof *bricks);
     size_t *start = calloc((size_t)nplanes + 2, sizeof *start);
     size_t *list = NULL;
-    pv_status st = (bricks && start) ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory");
-    /* ---- bin sources by local plane, in file order (CSR) ---- */
-    size_t total = 0;
-    if (st == PV_OK) {
-        for (size_t s = 0; s < nsrc; s++) {
-            make_brick(g, &src[s], grid_units, &bricks[s]);
-            if (!bricks[s].used)
-                continue;
-            res->points_used++;
-            int64_t lo = bricks[s].lo[2] > g->z0 ? bricks[s].lo[2] : g->z0;
-            int64_t hi = bricks[s].hi[2] < g->z1 - 1 ? bricks[s].hi[2] : g->z1 - 1;
-            for (int64_t iz = lo; iz <= hi; iz++)
-                start[iz - g->z0 + 1]++;
-        }
-        for (int64_t p = 0; p < nplanes; p++)
-            start[p + 1] += start[p];
-        total = start[nplanes];
-        list = malloc((total ? total : 1) * sizeof *list);
-        if (!list)
-            st = pv_err(ctx, PV_ENOMEM, "out of memory");
-    }
-    if (st == PV_OK) {
-        size_t *fillpos = calloc((size_t)nplanes + 1, sizeof *fillpos);
-        if (!fillpos) {
-            st = pv_err(ctx, PV_ENOMEM, "out of memory");
-        } else {
-            for (size_t s = 0; s < nsrc; s++) {
-                if (!bricks[s].used)
-                    continue;
-                int64_t lo = bricks[s].lo[2] > g->z0 ? bricks[s].lo[2] : g->z0;
-                int64_t hi = bricks[s].hi[2] < g->z1 - 1 ? bricks[s].hi[2] : g->z1 - 1;
-                for (int64_t iz = lo; iz <= hi; iz++) {
-                    size_t p = (size_t)(iz - g->z0);
-                    list[start[p] + fillpos[p]++] = s;
-                }
-            }
-            free(fillpos);
-        }
-    }
-    if (pv_status_agree(ctx, st) != PV_OK) {
-        free(bricks);
-        free(start);
-        free(list);
-        return PV_ENOMEM;
-    }
-    /* ---- per-plane work: threads own whole planes ---- */
-    int nthreads = omp_get_max_threads();
-    lanes *L = malloc((size_t)nthreads * sizeof *L);
-    /* Last update per plane: (source, ix*n+iy) so the global last one in gnuplot's loop
-     * order (sources in file order, then x, y, z) can be found afterwards. */
+    /* last update per plane: (source, ix*n+iy, its distance) */
     int64_t *last_src = malloc(((size_t)nplanes + 1) * sizeof *last_src);
-    int64_t *last_pos = malloc(((size_t)nplanes + 1) * sizeof *last_pos);
+    int64_t *last_key = malloc(((size_t)nplanes + 1) * sizeof *last_key);
     double *last_d = malloc(((size_t)nplanes + 1) * sizeof *last_d);
-    st = (L && last_src && last_pos && last_d) ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory");
+    work *W = work_alloc(nthreads, g->n);
+    pv_status st = (bricks && start && last_src && last_key && last_d && W)
+                       ? PV_OK
+                       : pv_err(ctx, PV_ENOMEM, "out of memory");
+    if (st == PV_OK)
+        st = bin_sources(ctx, g, src, nsrc, grid_units, bricks, start, &list,
+                         &res->points_used);
+    st = pv_status_agree(ctx, st);
     int64_t modified = 0;
     if (st == PV_OK) {
         float *data = g->data;
-#pragma omp parallel default(none) \
-    shared(g, src, bricks, start, list, nplanes, L, data, eval, ud, flags, last_src, \
-           last_pos, last_d) reduction(+ : modified)
+        const int64_t block_rows = g->n >= BLOCK_VOXELS ? 1 : BLOCK_VOXELS / g->n;
+#pragma omp parallel default(none)                                                        \
+    shared(g, src, bricks, start, list, nplanes, W, data, eval, ud, grid_units, need_g,     \
+           last_src, last_key, last_d, block_rows) reduction(+ : modified)
         {
-            int tid = omp_get_thread_num();
-            lanes *my = &L[tid];
-            my->n = 0;
+            job J = {data, g, NULL, NULL, eval, ud, omp_get_thread_num(), 0, grid_units,
+                     need_g};
+            work *my = &W[J.tid];
+            my->n = my->nspans = 0;
 #pragma omp for schedule(dynamic, 1)
             for (int64_t p = 0; p < nplanes; p++) {
-                int64_t iz = g->z0 + p;
+                const int64_t iz = g->z0 + p;
                 last_src[p] = -1;
-                for (size_t k = start[p]; k < start[p + 1]; k++) {
-                    size_t s = list[k];
-                    int64_t lp = -1; /* largest ix*n+iy updated in this plane */
-                    double ld = 0;
-                    int64_t c = fill_plane(g, &src[s], &bricks[s], flags, iz, my, data,
-                                           eval, ud, tid, s, &lp, &ld);
-                    flush(my, data, eval, ud, tid, s);
-                    modified += c;
-                    if (c > 0) {
-                        last_src[p] = (int64_t)s;
-                        last_pos[p] = lp;
-                        last_d[p] = ld;
+                for (int64_t y0 = 0; y0 < g->n; y0 += block_rows) {
+                    const int64_t y1 = y0 + block_rows - 1;
+                    for (size_t k = start[p]; k < start[p + 1]; k++) {
+                        const size_t s = list[k];
+                        const brick *b = &bricks[s];
+                        int64_t ya = b->lo[1] > y0 ? b->lo[1] : y0;
+                        int64_t yb = b->hi[1] < y1 ? b->hi[1] : y1;
+                        if (ya > yb || b->lo[0] > b->hi[0])
+                            continue;
+                        J.s = &src[s];
+                        J.b = b;
+                        J.src = s;
+                        int64_t key = -1;
+                        double dist = 0;
+                        int64_t c = fill_rows(&J, my, iz, ya, yb, &key, &dist);
+                        modified += c;
+                        if (c > 0 && ((int64_t)s > last_src[p] ||
+                                      ((int64_t)s == last_src[p] && key > last_key[p]))) {
+                            last_src[p] = (int64_t)s;
+                            last_key[p] = key;
+                            last_d[p] = dist;
+                        }
                     }
                 }
             }
         }
-    }
-    st = pv_status_agree(ctx, st);
-    if (st == PV_OK) {
-        /* Global last update: highest source index, then highest (x, y, z). */
-        int64_t key[2] = {-1, -1};
-        double dist = 0;
-        for (int64_t p = 0; p < nplanes; p++) {
-            if (last_src[p] < 0)
-                continue;
-            int64_t k1 = last_pos[p] * g->n + (g->z0 + p);
-            if (last_src[p] > key[0] || (last_src[p] == key[0] && k1 > key[1])) {
-                key[0] = last_src[p];
-                key[1] = k1;
-                dist = last_d[p];
-            }
-        }
-        int64_t gsrc = -1;
-        MPI_Allreduce(&key[0], &gsrc, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
-        int64_t mypos = key[0] == gsrc ? key[1] : -1, gpos = -1;
-        MPI_Allreduce(&mypos, &gpos, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
-        double mine = (gsrc >= 0 && mypos == gpos) ? dist : -HUGE_VAL;
-        MPI_Allreduce(&mine, &res->last_distance, 1, MPI_DOUBLE, MPI_MAX, ctx->comm);
-        if (gsrc < 0)
-            res->last_distance = 0;
+        res->last_distance = last_distance(ctx, g, last_src, last_key, last_d);
         MPI_Allreduce(&modified, &res->voxels_modified, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
     }
-    free(L);
+    work_free(W, nthreads);
     free(last_src);
-    free(last_pos);
+    free(last_key);
     free(last_d);
     free(bricks);
     free(start);

@@ -48,12 +48,16 @@ static pv_status check_memory(pv_ctx *ctx, const char *name, int64_t n)
     human_bytes(total, b1, sizeof b1);
     human_bytes(per_rank, b2, sizeof b2);
     human_bytes(min_avail, b3, sizeof b3);
-    double ranks_needed = min_avail > 0 ? ceil(total / min_avail) : HUGE_VAL;
-    if (isfinite(ranks_needed) && ranks_needed <= (double)n)
+    /* A rank holds whole planes: the ranks needed are ceil(n / planes that fit). */
+    double plane_bytes = (double)n * (double)n * sizeof(float);
+    double planes_fit = floor(min_avail / plane_bytes);
+    double ranks_needed = planes_fit >= 1 ? ceil((double)n / planes_fit) : HUGE_VAL;
+    if (isfinite(ranks_needed))
         return pv_err(ctx, PV_ENOMEM,
                       "grid %s of %lld^3 voxels needs %s (%s per rank on %d rank%s) but a rank "
-                      "has only %s available; run on at least %.0f ranks with as much memory "
-                      "each, or lower --max-memory use elsewhere",
+                      "has only %s available; run on at least %.0f ranks with that much memory "
+                      "each (the limit is the smallest of --max-memory, the job's memory "
+                      "limit and the node's available memory, shared by its ranks)",
                       name, (long long)n, b1, b2, ctx->nranks, ctx->nranks == 1 ? "" : "s", b3,
                       ranks_needed);
     return pv_err(ctx, PV_ENOMEM, "grid %s of %lld^3 voxels needs %s, more than %s per rank",
@@ -318,7 +322,9 @@ pv_status pv_grid_stats_compute(pv_ctx *ctx, const pv_grid *g, pv_grid_stats *st
     } else {
         st->mean = sum / cnt;
         double var = (sq - sum * sum / cnt) / (cnt - 1);
-        st->stddev = var > 0 ? sqrt(var) : 0;
+        /* rounding can leave a tiny negative variance: that is 0; but inf - inf stays
+         * -nan, which gnuplot shows too */
+        st->stddev = isfinite(var) && var < 0 ? 0 : sqrt(var);
     }
     return PV_OK;
 }

@@ -12,6 +12,7 @@
 #include <complex.h>
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -583,6 +584,66 @@ bool pv_builtin_real1(int id, double x, bool degrees, double *out)
     return true;
 }
 
+/* The lane loops of the vector VM. Each libm call is the one pv_builtin_real1 makes; the
+ * slow test is a superset of the cases where it sets errno or declines: exp overflows or
+ * underflows (result not a normal number), log and sqrt outside their domain or at a pole,
+ * sin/cos of an infinite or subnormal argument. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+void pv_builtin_real1_vec(int id, const double *x, bool xuni, size_t m, bool degrees,
+                          double *out, unsigned char *slow)
+{
+    if (xuni) {
+        double y;
+        bool ok = pv_builtin_real1(id, x[0], degrees, &y);
+        for (size_t i = 0; i < m; i++) out[i] = ok ? y : (double)NAN;
+        if (!ok) memset(slow, 1, m);
+        return;
+    }
+    switch (id) {
+    case B_EXP:
+        for (size_t i = 0; i < m; i++) {
+            double r = exp(x[i]);
+            out[i] = r;
+            slow[i] |= (unsigned char)!(r >= DBL_MIN && r <= DBL_MAX);
+        }
+        return;
+    case B_LOG:
+        for (size_t i = 0; i < m; i++) {
+            double v = x[i];
+            out[i] = log(v);
+            slow[i] |= (unsigned char)!(v > 0.0);
+        }
+        return;
+    case B_SQRT:
+        for (size_t i = 0; i < m; i++) {
+            double v = x[i];
+            out[i] = sqrt(v);
+            slow[i] |= (unsigned char)(v < 0.0);
+        }
+        return;
+    case B_SIN: case B_COS:
+        for (size_t i = 0; i < m; i++) {
+            double v = degrees ? x[i] * DEG2RAD : x[i];
+            out[i] = id == B_SIN ? sin(v) : cos(v);
+            slow[i] |= (unsigned char)!(v == 0.0 || (fabs(v) >= DBL_MIN && fabs(v) <= DBL_MAX));
+        }
+        return;
+    default:
+        for (size_t i = 0; i < m; i++) {
+            double y;
+            if (pv_builtin_real1(id, x[i], degrees, &y)) {
+                out[i] = y;
+            } else {
+                out[i] = NAN;
+                slow[i] = 1;
+            }
+        }
+        return;
+    }
+}
+
 /* Complex forms (and real-argument cases the real form declined). */
 static void complex1(int id, double re, double im, bool degrees, pv_value *out, pv_opres *r)
 {
@@ -852,7 +913,10 @@ void pv_builtin_call(pv_vm *vm, int id, pv_value *args, int nargs, pv_value *out
     }
     case B_EXISTS:
         *out = pv_int(a->type == PV_V_STR && (pv_env_get(vm->env, a->s) != NULL ||
-                                              pv_env_get_array(vm->env, a->s, NULL) != NULL));
+                                              pv_env_get_array(vm->env, a->s, NULL) != NULL ||
+                                              pv_env_get_datablock(vm->env, a->s, NULL) != NULL ||
+                                              (vm->env->exists_hook &&
+                                               vm->env->exists_hook(vm->env->exists_ud, a->s))));
         return;
     case B_VALUE: {
         if (!str_arg(a, r)) return;

@@ -393,6 +393,12 @@ bool pv_env_remove_datablock(pv_env *env, const char *name)
     return b != NULL;
 }
 
+void pv_env_set_exists_hook(pv_env *env, bool (*hook)(void *ud, const char *name), void *ud)
+{
+    env->exists_hook = hook;
+    env->exists_ud = ud;
+}
+
 pv_status pv_env_register_builtin(pv_env *env, const char *name, int nargs, pv_builtin_fn fn,
                                   void *userdata)
 {

@@ -320,8 +320,19 @@ char *pv_array_format(const pv_value *elems, size_t n)
         const pv_value *v = &elems[i];
         if (v->type == PV_V_UNDEF) continue;
         if (v->type == PV_V_STR) {
+            /* gnuplot 5.4.4 escapes like a double-quoted string: \\ \" \n \t \001 */
             sb_add(&b, "\"", 1);
-            sb_add(&b, v->s, strlen(v->s));
+            for (const unsigned char *q = (const unsigned char *)v->s; *q; q++) {
+                char e[8];
+                int k = 0;
+                if (*q == '\\' || *q == '"') e[k++] = '\\', e[k++] = (char)*q;
+                else if (*q == '\n') e[k++] = '\\', e[k++] = 'n';
+                else if (*q == '\t') e[k++] = '\\', e[k++] = 't';
+                else if (*q == '\r') e[k++] = '\\', e[k++] = 'r';
+                else if (*q < 0x20) k = snprintf(e, sizeof e, "\\%03o", *q);
+                else e[k++] = (char)*q;
+                sb_add(&b, e, (size_t)k);
+            }
             sb_add(&b, "\"", 1);
             continue;
         }

@@ -193,6 +193,8 @@ struct pv_env {
     pv_vm vm;               /* the scalar VM used by pv_eval */
     int32_t seed1, seed2;   /* rand() state */
     bool degrees;           /* set angles degrees */
+    bool (*exists_hook)(void *ud, const char *name); /* names the interpreter owns (grids) */
+    void *exists_ud;
 };
 
 static inline bool pv_vm_degrees(const pv_vm *vm)
@@ -242,6 +244,11 @@ void pv_builtin_call(pv_vm *vm, int id, pv_value *args, int nargs, pv_value *out
 /* Real fast form for BF_REAL1 builtins: returns false if the lane must take the slow path
  * (the result is not real, or an error or undefined value occurs). */
 bool pv_builtin_real1(int id, double x, bool degrees, double *out);
+/* pv_builtin_real1 over m lanes (x uniform when xuni): out[i] for every lane, slow[i] |= 1
+ * where pv_builtin_real1 would decline (or might: a lane flagged slow is recomputed by the
+ * scalar VM, so flagging more is safe). Tight libm loops for exp, log, sqrt, sin, cos. */
+void pv_builtin_real1_vec(int id, const double *x, bool xuni, size_t m, bool degrees,
+                          double *out, unsigned char *slow);
 /* rand() */
 pv_status pv_rand(pv_env *env, const pv_value *arg, double *out, const char **err);
 double pv_rand_next(int32_t *s1, int32_t *s2);

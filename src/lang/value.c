@@ -117,12 +117,23 @@ void pv_pow_real(double a, double b, bool b_int, double *re, double *im, bool *u
         else *undef = true;
         return;
     }
-    /* a negative base with a real exponent goes through the polar form even when the
-     * exponent is integral: (-4)**2.0 is {16.0, -3.9e-15} in gnuplot 5.4 */
+    /* gnuplot 5.4 (f_power): |a|**|b| by pow(), inverted for a negative exponent, so
+     * x**-2 is 1/pow(x,2), not pow(x,-2) (they differ in the last bit for ~1/4 of x). A
+     * negative base with a real exponent goes through the polar form even when the
+     * exponent is integral: (-4)**2.0 is {16.0, -3.9e-15} */
+    double mag = pow(b_int ? a : fabs(a), fabs(b));
+    if (b < 0.0) {
+        if (mag == 0.0) {
+            *re = 0.0;
+            *undef = true;
+            return;
+        }
+        mag = 1.0 / mag;
+    }
     if (a > 0.0 || b_int) {
-        *re = pow(a, b);
+        *re = mag;
     } else {
-        double mag = pow(fabs(a), b), ang = b * PV_PI;
+        double ang = b * PV_PI;
         *re = mag * cos(ang);
         *im = mag * sin(ang);
     }

@@ -14,11 +14,18 @@
  * recomputed by the scalar VM on the inlined bytecode. Expressions outside the fast tier
  * run every lane through the scalar VM. Either way each lane equals pv_eval bit for bit.
  * Both ternary branches are computed in the fast tier; that is safe because the program
- * has no side effects (assignments, sum and rand() are rejected at compile time).
+ * has no side effects (assignments, sum and rand() are rejected at compile time, and so
+ * is any external builtin: voxel() is an MPI collective and must not run in threads).
+ * Speed: registers are written once, so a result computed from uniform inputs stays one
+ * value (folded once per chunk) and a ternary on a uniform condition aliases the chosen
+ * register; a ternary on a single-use comparison is fused into one pass; the root writes
+ * straight into the caller's output; x**2 uses x*x on the lanes where that is provably
+ * pow(x,2.0) (see run_pow); exp, log, sqrt, sin, cos run as plain libm loops.
  */
 #include "lang_int.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,13 +36,14 @@ enum { T_NO = 0, T_REAL, T_INT, T_NUM };
 
 typedef enum vop {
     V_ADD, V_SUB, V_MUL, V_DIV, V_POW, V_LT, V_LE, V_GT, V_GE, V_EQ, V_NE, V_AND, V_OR,
-    V_NEG, V_ABS, V_CALL1, V_SEL
+    V_NEG, V_ABS, V_CALL1, V_SEL, V_SELCMP, V_NOP
 } vop;
 
 typedef struct vins {
     int op;
     int dst, a, b, c;   /* registers */
-    int aux;            /* builtin id for V_CALL1 */
+    int aux;            /* builtin id for V_CALL1; V_SELCMP: the comparison (V_LT..V_NE) */
+    int e;              /* V_SELCMP: (c CMP e) ? a : b */
 } vins;
 
 typedef struct vregdef {
@@ -63,8 +71,10 @@ struct pv_vscratch {
     double *ru;         /* uniform values */
     bool *runi;
     unsigned char slow[CHUNK];
+    unsigned char hard[CHUNK];
     double *lane;       /* nslots values of one lane */
     pv_vm vm;
+    bool failed;        /* a lane raised a script error (reported by the caller) */
 };
 
 /* ---- 1. inline and bind ---------------------------------------------------------------- */
@@ -379,7 +389,7 @@ static int vgen(gen *G, const pv_node *n, int *reg)
             return T_REAL;
         }
         *reg = new_reg(G, 0, 0.0, 0);
-        add_ins(G, (vins){V_NEG, *reg, ra, 0, 0, 0});
+        add_ins(G, (vins){V_NEG, *reg, ra, 0, 0, 0, 0});
         return T_REAL;
     case N_BINARY: {
         static const int map[OP_NBINOP] = {
@@ -394,7 +404,7 @@ static int vgen(gen *G, const pv_node *n, int *reg)
         if (!numeric(ta) || !numeric(tb) || (ta != T_REAL && tb != T_REAL)) return T_NO;
         if (op == V_POW && tb == T_NUM) return T_NO; /* exponent kind varies per lane */
         *reg = new_reg(G, 0, 0.0, 0);
-        add_ins(G, (vins){op, *reg, ra, rb, 0, op == V_POW && tb == T_INT});
+        add_ins(G, (vins){op, *reg, ra, rb, 0, op == V_POW && tb == T_INT, 0});
         return op >= V_LT ? T_INT : T_REAL;
     }
     case N_AND: case N_OR:
@@ -402,7 +412,7 @@ static int vgen(gen *G, const pv_node *n, int *reg)
         tb = vgen(G, n->kid[1], &rb);
         if (ta != T_INT || tb != T_INT) return T_NO;
         *reg = new_reg(G, 0, 0.0, 0);
-        add_ins(G, (vins){n->kind == N_AND ? V_AND : V_OR, *reg, ra, rb, 0, 0});
+        add_ins(G, (vins){n->kind == N_AND ? V_AND : V_OR, *reg, ra, rb, 0, 0, 0});
         return T_INT;
     case N_TERN:
         tc = vgen(G, n->kid[0], &rc);
@@ -410,7 +420,7 @@ static int vgen(gen *G, const pv_node *n, int *reg)
         tb = vgen(G, n->kid[2], &rb);
         if (tc != T_INT || !numeric(ta) || !numeric(tb)) return T_NO;
         *reg = new_reg(G, 0, 0.0, 0);
-        add_ins(G, (vins){V_SEL, *reg, ra, rb, rc, 0});
+        add_ins(G, (vins){V_SEL, *reg, ra, rb, rc, 0, 0});
         return ta == tb ? ta : T_NUM;
     case N_SERIAL:
         ta = vgen(G, n->kid[0], &ra);
@@ -423,12 +433,12 @@ static int vgen(gen *G, const pv_node *n, int *reg)
         if (!numeric(ta)) return T_NO;
         if (d->flags & BF_REAL1) {
             *reg = new_reg(G, 0, 0.0, 0);
-            add_ins(G, (vins){V_CALL1, *reg, ra, 0, 0, (int)n->ival});
+            add_ins(G, (vins){V_CALL1, *reg, ra, 0, 0, (int)n->ival, 0});
             return T_REAL;
         }
         if (strcmp(d->name, "abs") == 0 && ta == T_REAL) {
             *reg = new_reg(G, 0, 0.0, 0);
-            add_ins(G, (vins){V_ABS, *reg, ra, 0, 0, 0});
+            add_ins(G, (vins){V_ABS, *reg, ra, 0, 0, 0, 0});
             return T_REAL;
         }
         return T_NO;
@@ -436,6 +446,42 @@ static int vgen(gen *G, const pv_node *n, int *reg)
     default:
         return T_NO;
     }
+}
+
+/* Peephole: a ternary whose condition is a comparison used nowhere else tests the
+ * comparison's operands directly (one pass over the lanes instead of two). */
+static pv_status fuse_selects(pv_vcode *vc)
+{
+    int *uses = calloc((size_t)vc->nregs + 1, sizeof *uses);
+    int *def = malloc(((size_t)vc->nregs + 1) * sizeof *def);
+    if (!uses || !def) {
+        free(uses);
+        free(def);
+        return PV_ENOMEM;
+    }
+    for (int r = 0; r < vc->nregs; r++) def[r] = -1;
+    for (int k = 0; k < vc->nins; k++) {
+        const vins *I = &vc->ins[k];
+        def[I->dst] = k;
+        uses[I->a]++;
+        if (I->op <= V_OR || I->op == V_SEL) uses[I->b]++; /* binary ops and V_SEL */
+        if (I->op == V_SEL) uses[I->c]++;
+    }
+    uses[vc->result]++;
+    for (int k = 0; k < vc->nins; k++) {
+        vins *I = &vc->ins[k];
+        if (I->op != V_SEL || uses[I->c] != 1 || def[I->c] < 0) continue;
+        vins *C = &vc->ins[def[I->c]];
+        if (C->op < V_LT || C->op > V_NE) continue;
+        I->op = V_SELCMP;
+        I->aux = C->op;
+        I->c = C->a;
+        I->e = C->b;
+        C->op = V_NOP;
+    }
+    free(uses);
+    free(def);
+    return PV_OK;
 }
 
 pv_status pv_vcompile(pv_env *env, const pv_code *code, int nslots, const char *const *slots,
@@ -471,6 +517,10 @@ pv_status pv_vcompile(pv_env *env, const pv_code *code, int nslots, const char *
         return pv_err(env->ctx, PV_ENOMEM, "out of memory");
     }
     vc->fast = numeric(t);
+    if (vc->fast && fuse_selects(vc) != PV_OK) {
+        pv_vcode_destroy(vc);
+        return pv_err(env->ctx, PV_ENOMEM, "out of memory");
+    }
     *out = vc;
     return PV_OK;
 }
@@ -506,6 +556,13 @@ pv_vscratch *pv_vscratch_create(const pv_vcode *vc, size_t max_lanes)
     return s;
 }
 
+bool pv_vscratch_take_error(pv_vscratch *s)
+{
+    bool f = s->failed;
+    s->failed = false;
+    return f;
+}
+
 void pv_vscratch_destroy(pv_vscratch *s)
 {
     if (!s) return;
@@ -528,6 +585,7 @@ static double lane_scalar(const pv_vcode *vc, pv_vscratch *s, size_t i, const pv
     s->vm.depth = 0;
     s->vm.loc_code = NULL;
     pv_status st = pv_vm_exec(&s->vm, vc->code, 0, 0, s->lane, &v);
+    if (st != PV_OK) s->failed = true;
     double r = NAN;
     if (st == PV_OK && !s->vm.undefined) {
         if (v.type == PV_V_INT) r = (double)v.i;
@@ -540,10 +598,10 @@ static double lane_scalar(const pv_vcode *vc, pv_vscratch *s, size_t i, const pv
 /* Binary loops with a uniform (scalar) or per-lane operand on each side. */
 #define BINLOOP(EXPR)                                                                      \
     do {                                                                                   \
-        if (ua && ub) {                                                                    \
+        if (ua && ub) { /* uniform operands: one value, a uniform result */                \
             double x = A[0], y = B[0];                                                     \
-            double r_ = (EXPR);                                                            \
-            for (size_t i = 0; i < m; i++) D[i] = r_;                                      \
+            D[0] = (EXPR);                                                                 \
+            s->runi[I->dst] = true;                                                        \
         } else if (ua) {                                                                   \
             double x = A[0];                                                               \
             for (size_t i = 0; i < m; i++) { double y = B[i]; D[i] = (EXPR); }             \
@@ -554,6 +612,82 @@ static double lane_scalar(const pv_vcode *vc, pv_vscratch *s, size_t i, const pv
             for (size_t i = 0; i < m; i++) { double x = A[i], y = B[i]; D[i] = (EXPR); }   \
         }                                                                                  \
     } while (0)
+
+/* x**2 and x**-2 (int exponent) are pow(x, 2.0) (inverted) in gnuplot, and pow() is not
+ * x*x: glibc's pow is accurate to 0.52 ulp but not correctly rounded, and differs from
+ * x*x for ~0.1% of x. So a lane takes x*x only when no other double can be pow's answer:
+ * the exact square x*x + e lies within 0.46 ulp of p = x*x (e computed exactly), so every
+ * other double is more than 0.54 ulp away; p is not a power of two (the double below would
+ * be only half an ulp away); |x| is far from overflow and underflow. Other lanes (~8%)
+ * call pow() through pv_pow_real like the scalar VM. */
+static inline bool square_is_exact_pow(double x, double p)
+{
+    double e;
+#ifdef __FP_FAST_FMA
+    e = __builtin_fma(x, x, -p);
+#else
+    double c = 134217729.0 * x, hi = c - (c - x), lo = x - hi; /* Veltkamp split */
+    e = ((hi * hi - p) + 2.0 * hi * lo) + lo * lo;            /* Dekker: x*x - p exactly */
+#endif
+    uint64_t bits;
+    memcpy(&bits, &p, sizeof bits);
+    uint64_t ebits = bits & 0x7ff0000000000000u;
+    double pw;
+    memcpy(&pw, &ebits, sizeof pw); /* 2^exponent(p) */
+    double ax = fabs(x);
+    return ax > 0x1p-400 && ax < 0x1p400 && (bits & 0x000fffffffffffffu) != 0 &&
+           fabs(e) < 0.46 * 0x1p-52 * pw;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+static void run_pow(pv_vscratch *s, const vins *I, size_t m)
+{
+    double *D = (double *)s->rp[I->dst];
+    const double *A = s->rp[I->a], *B = s->rp[I->b];
+    bool ua = s->runi[I->a], ub = s->runi[I->b], bint = I->aux != 0;
+    unsigned char *slow = s->slow;
+    if (ua && ub) {
+        double re, im;
+        bool undef = false;
+        pv_pow_real(A[0], B[0], bint, &re, &im, &undef);
+        D[0] = re;
+        s->runi[I->dst] = true;
+        if (undef || im != 0.0) memset(slow, 1, m);
+        return;
+    }
+    if (ub && bint && (B[0] == 2.0 || B[0] == -2.0)) {
+        unsigned char *hard = s->hard;
+        unsigned any = 0;
+        for (size_t i = 0; i < m; i++) {
+            double x = A[i], p = x * x;
+            bool ok = square_is_exact_pow(x, p);
+            D[i] = p;
+            hard[i] = (unsigned char)!ok;
+            any |= hard[i];
+        }
+        if (B[0] < 0.0)
+            for (size_t i = 0; i < m; i++) D[i] = 1.0 / D[i];
+        if (any)
+            for (size_t i = 0; i < m; i++) {
+                if (!hard[i]) continue;
+                double re, im;
+                bool undef = false;
+                pv_pow_real(A[i], B[0], true, &re, &im, &undef);
+                D[i] = re;
+                if (undef || im != 0.0) slow[i] = 1;
+            }
+        return;
+    }
+    for (size_t i = 0; i < m; i++) {
+        double re, im;
+        bool undef = false;
+        pv_pow_real(A[ua ? 0 : i], B[ub ? 0 : i], bint, &re, &im, &undef);
+        D[i] = re;
+        if (undef || im != 0.0) slow[i] = 1;
+    }
+}
 
 /* BINLOOP with a per-lane condition array in scope (Cc). */
 #define BINLOOP_SEL(EXPR)                                                                  \
@@ -579,7 +713,7 @@ static double lane_scalar(const pv_vcode *vc, pv_vscratch *s, size_t i, const pv
 __attribute__((optimize("O3")))
 #endif
 static void run_chunk(const pv_vcode *vc, pv_vscratch *s, size_t off, size_t m,
-                      const pv_vinput *in)
+                      const pv_vinput *in, double *outp)
 {
     /* bind registers */
     int tnext = 0;
@@ -594,7 +728,9 @@ static void run_chunk(const pv_vcode *vc, pv_vscratch *s, size_t off, size_t m,
             s->runi[r] = v->stride == 0;
             s->rp[r] = v->stride ? v->p + off : v->p;
         } else {
-            s->rp[r] = s->temps + (size_t)tnext++ * CHUNK;
+            /* the result register is the caller's output (saves a copy pass) */
+            s->rp[r] = r == vc->result ? outp : s->temps + (size_t)tnext * CHUNK;
+            tnext++;
             s->runi[r] = false;
         }
     }
@@ -609,31 +745,34 @@ static void run_chunk(const pv_vcode *vc, pv_vscratch *s, size_t off, size_t m,
         case V_ADD: BINLOOP(x + y); break;
         case V_SUB: BINLOOP(x - y); break;
         case V_MUL: BINLOOP(x * y); break;
-        case V_DIV:
+        case V_DIV: {
+            /* x/0 is undefined in gnuplot: such lanes go to the scalar VM. The zero test is
+             * a reduction (vectorises), the per-lane flags are only set when one is hit. */
+            bool anyz = false;
             if (ub) {
                 BINLOOP(x / y);
-                if (B[0] == 0.0) memset(slow, 1, m);
+                anyz = B[0] == 0.0;
             } else if (ua) {
                 double x = A[0];
                 for (size_t i = 0; i < m; i++) {
                     D[i] = x / B[i];
-                    slow[i] |= (unsigned char)(B[i] == 0.0);
+                    anyz |= B[i] == 0.0;
                 }
             } else {
                 for (size_t i = 0; i < m; i++) {
                     D[i] = A[i] / B[i];
-                    slow[i] |= (unsigned char)(B[i] == 0.0);
+                    anyz |= B[i] == 0.0;
                 }
             }
-            break;
-        case V_POW:
-            for (size_t i = 0; i < m; i++) {
-                double re, im;
-                bool undef = false;
-                pv_pow_real(A[ua ? 0 : i], B[ub ? 0 : i], I->aux != 0, &re, &im, &undef);
-                D[i] = re;
-                if (undef || im != 0.0) slow[i] = 1;
+            if (anyz) {
+                if (ub) memset(slow, 1, m);
+                else
+                    for (size_t i = 0; i < m; i++) slow[i] |= (unsigned char)(B[i] == 0.0);
             }
+            break;
+        }
+        case V_POW:
+            run_pow(s, I, m);
             break;
         case V_LT: BINLOOP(x < y ? 1.0 : 0.0); break;
         case V_LE: BINLOOP(x <= y ? 1.0 : 0.0); break;
@@ -644,30 +783,84 @@ static void run_chunk(const pv_vcode *vc, pv_vscratch *s, size_t off, size_t m,
         case V_AND: BINLOOP((x != 0.0 && y != 0.0) ? 1.0 : 0.0); break;
         case V_OR: BINLOOP((x != 0.0 || y != 0.0) ? 1.0 : 0.0); break;
         case V_NEG:
-            if (ua) for (size_t i = 0; i < m; i++) D[i] = -A[0];
-            else for (size_t i = 0; i < m; i++) D[i] = -A[i];
-            break;
-        case V_ABS:
-            if (ua) for (size_t i = 0; i < m; i++) D[i] = fabs(A[0]);
-            else for (size_t i = 0; i < m; i++) D[i] = fabs(A[i]);
-            break;
-        case V_CALL1:
-            for (size_t i = 0; i < m; i++) {
-                double y;
-                if (pv_builtin_real1(I->aux, A[ua ? 0 : i], vc->degrees, &y)) D[i] = y;
-                else {
-                    D[i] = NAN;
-                    slow[i] = 1;
-                }
+            if (ua) {
+                D[0] = -A[0];
+                s->runi[I->dst] = true;
+            } else {
+                for (size_t i = 0; i < m; i++) D[i] = -A[i];
             }
             break;
+        case V_ABS:
+            if (ua) {
+                D[0] = fabs(A[0]);
+                s->runi[I->dst] = true;
+            } else {
+                for (size_t i = 0; i < m; i++) D[i] = fabs(A[i]);
+            }
+            break;
+        case V_CALL1:
+            if (ua) { /* uniform argument: one call, a uniform result */
+                double y;
+                if (pv_builtin_real1(I->aux, A[0], vc->degrees, &y)) {
+                    D[0] = y;
+                    s->runi[I->dst] = true;
+                } else {
+                    for (size_t i = 0; i < m; i++) D[i] = NAN;
+                    memset(slow, 1, m);
+                }
+            } else {
+                pv_builtin_real1_vec(I->aux, A, false, m, vc->degrees, D, slow);
+            }
+            break;
+        case V_NOP:
+            break;
+        case V_SELCMP: {
+            const double *X = s->rp[I->c], *Y = s->rp[I->e];
+            bool ux = s->runi[I->c], uy = s->runi[I->e];
+            if (ux && uy) {
+                double xv = X[0], yv = Y[0];
+                bool t;
+                switch (I->aux) {
+                case V_LT: t = xv < yv; break;
+                case V_LE: t = xv <= yv; break;
+                case V_GT: t = xv > yv; break;
+                case V_GE: t = xv >= yv; break;
+                case V_EQ: t = xv == yv; break;
+                default: t = xv != yv; break;
+                }
+                s->rp[I->dst] = t ? A : B;
+                s->runi[I->dst] = t ? ua : ub;
+                break;
+            }
+#define SELCMP(CMP)                                                                        \
+    do {                                                                                   \
+        if (ux) {                                                                          \
+            double xv = X[0];                                                              \
+            BINLOOP_SEL((xv CMP Y[i]) ? x : y);                                            \
+        } else if (uy) {                                                                   \
+            double yv = Y[0];                                                              \
+            BINLOOP_SEL((X[i] CMP yv) ? x : y);                                            \
+        } else {                                                                           \
+            BINLOOP_SEL((X[i] CMP Y[i]) ? x : y);                                          \
+        }                                                                                  \
+    } while (0)
+            switch (I->aux) {
+            case V_LT: SELCMP(<); break;
+            case V_LE: SELCMP(<=); break;
+            case V_GT: SELCMP(>); break;
+            case V_GE: SELCMP(>=); break;
+            case V_EQ: SELCMP(==); break;
+            default: SELCMP(!=); break;
+            }
+#undef SELCMP
+            break;
+        }
         case V_SEL: {
             const double *C = s->rp[I->c];
-            if (s->runi[I->c]) {
+            if (s->runi[I->c]) { /* registers are written once: alias the chosen one */
                 bool t = C[0] != 0.0;
-                const double *S = t ? A : B;
-                bool us = t ? ua : ub;
-                for (size_t i = 0; i < m; i++) D[i] = S[us ? 0 : i];
+                s->rp[I->dst] = t ? A : B;
+                s->runi[I->dst] = t ? ua : ub;
             } else {
                 const double *Cc = C;
                 BINLOOP_SEL(Cc[i] != 0.0 ? x : y);
@@ -686,10 +879,14 @@ void pv_veval(const pv_vcode *vc, pv_vscratch *s, size_t n, const pv_vinput *in,
             for (size_t i = 0; i < m; i++) out[off + i] = lane_scalar(vc, s, off + i, in);
             continue;
         }
-        run_chunk(vc, s, off, m, in);
+        run_chunk(vc, s, off, m, in, out + off);
         const double *R = s->rp[vc->result];
-        if (s->runi[vc->result]) for (size_t i = 0; i < m; i++) out[off + i] = R[0];
-        else memcpy(out + off, R, m * sizeof *out);
+        if (s->runi[vc->result]) {
+            double r = R[0];
+            for (size_t i = 0; i < m; i++) out[off + i] = r;
+        } else if (R != out + off) {
+            memcpy(out + off, R, m * sizeof *out);
+        }
         unsigned any = 0;
         for (size_t i = 0; i < m; i++) any |= s->slow[i];
         if (any)

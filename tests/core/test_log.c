@@ -43,6 +43,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     pv_options opt;
     pv_options_default(&opt);
+    opt.log_level = PV_LOG_INFO; /* as with -v */
     pv_ctx *ctx = pv_ctx_create(MPI_COMM_SELF, &opt);
     PV_CHECK(ctx != NULL);
     if (!ctx) return 1;

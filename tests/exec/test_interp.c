@@ -267,6 +267,22 @@ static void test_set_print(void)
     expect_error("set print \"/nonexistent-dir/x\"", PV_EIO, "t.gp:2:11: error: cannot open", "");
 }
 
+static void test_arrays(void)
+{
+    expect("array A[3]\nprint A", "[,,]"); /* captured in a datablock: no newline */
+    expect("array A[3] = [1, \"two\", 3.0]\nA[1] = A[1] + 1\nprint A, |A|", "[2,\"two\",3.0] 3");
+    expect("array A = [4, 5]\nprint A[2], A[1]", "5 4");
+    expect("array A[2]\nprint A[2]", "<undefined>");
+    expect("array A[2]\nx = A[1]\nprint exists(\"x\")", "0");
+    expect("x = 1\narray x[4]\nprint |x|", "4");
+    expect("array A[2]\nA = 5\nprint A", "5");
+    expect("print |ARGV|", "0");
+    expect_error("array A[3]\nA[4] = 1", PV_ESCRIPT, "t.gp:3:4: error: array index out of range", NULL);
+    expect_error("array A[0]", PV_ESYNTAX, "t.gp:2:10: error: expecting array[size>0]", NULL);
+    expect_error("array A[2]\nA[1] = 1/0", PV_ESCRIPT, "t.gp:3:8: error: undefined value", NULL);
+    expect_error("do for [i = 1:1/0] { print i }", PV_ESCRIPT, "t.gp:2:15: error: undefined value", NULL);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -284,6 +300,7 @@ int main(int argc, char **argv)
     test_table();
     test_plot_syntax();
     test_set_print();
+    test_arrays();
     pv_ctx_destroy(ctx);
     int rc = pv_test_result("exec_interp");
     MPI_Finalize();

@@ -39,7 +39,7 @@ static void reference(int64_t n, const double *mn, const double *dl, const pv_fi
     for (size_t k = 0; k < (size_t)(n * n * n); k++)
         ref[k] = 0;
     for (size_t q = 0; q < ns; q++) {
-        int64_t c[3];
+        int64_t c[3] = {0, 0, 0};
         double p[3] = {s[q].x, s[q].y, s[q].z};
         bool in = true;
         for (int a = 0; a < 3; a++) {

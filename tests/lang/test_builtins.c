@@ -205,6 +205,24 @@ static void test_arrays_and_lines(pv_env *env)
               "0.367879441171442 2815.71662846625 -3.95337021740261");
     LT_EXPECT(env, "lambertw(10), lambertw(-0.2), EllipticK(0.9), igamma(0.5, 10)",
               "1.7455280027407 -0.259171101819074 2.28054913842277 0.999992255783569");
+    /* bit-exact (17 digits): Humlicek's voigt, Cephes ndtri, the A&S continued fraction of
+     * ibeta, and real**int as pow(|x|, |n|) inverted for n < 0 */
+    LT_EXPECT(env, "sprintf('%.17g %.17g %.17g %.17g', voigt(0,1), voigt(3,0.1), voigt(7,0.3), voigt(20,1))",
+              "0.42758354319848119 0.0079426866719402283 0.003558716937064845 0.0014122128359795451");
+    LT_EXPECT(env, "sprintf('%.17g %.17g %.17g', voigt(2,0.05), voigt(12,0.5), voigt(1,80))",
+              "0.029580503650294694 0.0019762435988977937 0.0070512679893766595");
+    LT_EXPECT(env, "sprintf('%.17g %.17g %.17g', invnorm(0.975), invnorm(0.1), invnorm(1e-20))",
+              "1.959963984540054 -1.2815515655446004 -9.2623400897984087");
+    LT_EXPECT(env, "sprintf('%.17g %.17g %.17g', ibeta(1,2,0.5), ibeta(2.5,3.5,0.3), ibeta(30,40,0.5))",
+              "0.74999999999999989 0.29675298929614963 0.88579988711324409");
+    LT_EXPECT(env, "sprintf('%.17g %.17g %.17g', 1.7**-2, (-1.3)**-3, 2.2**-0.5)",
+              "0.34602076124567477 -0.45516613563950842 0.67419986246324204");
+    LT_EXPECT(env, "sprintf('%.17g', (-0.95076992076797495)**2)", "0.90396344223714142");
+    LT_EXPECT(env, "EllipticPi(0.5,0.3), EllipticPi(-2,0.9)", "2.2833505881934 1.18551275243514");
+    LT_EXPECT(env, "EllipticPi(1,0.5)", "UNDEF");
+    LT_EXPECT(env, "tm_sec(-0.5), tm_min(3725), tm_hour(-1), tm_mday(-86400), tm_mon(1e9), tm_year(-1e10), "
+                   "tm_wday(-1), tm_yday(951782400)",
+              "59.0 2.0 23.0 31.0 8.0 1653.0 3.0 59.0");
 }
 
 static void test_show_and_angles(pv_env *env)

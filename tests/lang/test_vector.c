@@ -21,7 +21,7 @@ static unsigned rnd(unsigned n)
 static void gen(char *b, size_t cap, int depth)
 {
     static const char *leaf[] = {"x", "$4", "y", "0", "1", "2", "3", "-1", "0.5", "2.5", "10**6",
-                                 "1e300", "pi", "0.0", "7"};
+                                 "1e300", "pi", "0.0", "7", "-2"};
     static const char *bin[] = {"+", "-", "*", "/", "**", "<", "<=", ">", ">=", "==", "!=",
                                 "&&", "||", "%", "&"};
     static const char *fn[] = {"sqrt", "exp", "log", "sin", "cos", "abs", "int", "floor",
@@ -271,6 +271,13 @@ int main(int argc, char **argv)
     }
     xs[20] = NAN;
     cs[21] = NAN;
+    xs[22] = INFINITY;
+    xs[23] = -INFINITY;
+    xs[24] = 0x1p-1000;
+    xs[25] = -0.95076992076797495; /* pow(x, 2) != x*x */
+    xs[26] = 1e200;
+    xs[27] = 800.0;
+    xs[28] = -750.0;
     pv_value y = pv_real(1.5);
     pv_env_set(env, "y", &y);
     pv_value vd = pv_real(0.0);
@@ -330,6 +337,15 @@ int main(int argc, char **argv)
         }
     }
     check_expr(env, "x**2.0 + x**(x > 0) + (x > 1)**x + (-x)**0.5", false);
+    /* the voxel-fill shapes and the fast paths behind them (x*x for pow(x,2) when provably
+     * equal, tight libm loops, direct-to-output results, uniform folding) */
+    check_expr(env, "x**2 + x**-2 + $4**2 + (-x)**-2 + 2**-2", false);
+    check_expr(env, "$4*exp(-x**2/0.02)", false);
+    check_expr(env, "$4/(1+x**2)", false);
+    check_expr(env, "sin(x*10)*$4 + cos(x) + sqrt(x) + log(x) + exp(x)", false);
+    check_expr(env, "x**-1.5 + (-x)**-3 + x**-1 + exp($4) + sin(y)", false);
+    check_expr(env, "y > 1 ? x : $4", false);
+    check_expr(env, "y**2 + exp(y) * x", false);
     int bad = 0;
     char buf[8192];
     for (int k = 0; k < 3000 && bad < 20; k++) {

@@ -165,6 +165,8 @@ def main():
         env.update({"HOME": work, "LC_ALL": "C.UTF-8", "OMP_NUM_THREADS": str(threads),
                     "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
                     "OMPI_MCA_rmaps_base_oversubscribe": "1"})
+        # ranks x threads oversubscribe the cores: idle threads sleep instead of spinning
+        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         return env
 
     failed = 0

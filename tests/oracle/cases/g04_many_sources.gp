@@ -22,8 +22,8 @@ set vxrange [-1:1]; set vyrange [-1:1]; set vzrange [-1:1]
 vfill $db using 1:2:3:4:($5 / (1 + 9*VoxelDistance**2))
 print sprintf("VoxelDistance %.17g", VoxelDistance)
 d = 2./31
-do for [k=0:31:3] {
-  do for [j=0:31] {
+do for [k=0:31:5] {
+  do for [j=0:31:3] {
     s = sprintf("k%d j%d", k, j)
     do for [i=0:31] { s = s . sprintf(" %.9g", voxel(-1 + i*d, -1 + j*d, -1 + k*d)) }
     print s
@@ -31,8 +31,8 @@ do for [k=0:31:3] {
 }
 # a second pass adds (integer values, sqrt) on top of the first
 vfill $db every ::100::199 using 1:2:3:($4/2):(int($5) % 7 + sqrt(VoxelDistance))
-do for [k=1:31:5] {
-  do for [j=0:31:2] {
+do for [k=1:31:6] {
+  do for [j=0:31:3] {
     s = sprintf("k%d j%d", k, j)
     do for [i=0:31] { s = s . sprintf(" %.9g", voxel(-1 + i*d, -1 + j*d, -1 + k*d)) }
     print s

@@ -1,0 +1,3 @@
+# unset vgrid needs a name
+set vgrid $g size 10
+unset vgrid

@@ -1,0 +1,4 @@
+# set vgrid needs a name
+set vgrid $g size 10
+print "before"
+set vgrid
