@@ -194,6 +194,10 @@ void pv_env_set_angles_degrees(pv_env *env, bool degrees);
 void pv_env_show_variables(pv_env *env, FILE *out, const char *prefix);
 void pv_env_show_functions(pv_env *env, FILE *out);
 
+/* rand()'s generator state (two seeds), to save and restore around a trial evaluation. */
+void pv_env_get_seed(const pv_env *env, int32_t seed[2]);
+void pv_env_set_seed(pv_env *env, const int32_t seed[2]);
+
 /* Names defined outside the environment (voxel grids): exists("$g") asks this hook when
  * no variable, datablock or array has the name. */
 void pv_env_set_exists_hook(pv_env *env, bool (*hook)(void *ud, const char *name), void *ud);

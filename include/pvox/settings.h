@@ -154,10 +154,10 @@ typedef enum pv_term_kind { PV_TERM_PNGCAIRO = 0, PV_TERM_PNG } pv_term_kind;
 
 typedef enum pv_fill_kind { PV_FILL_EMPTY = 0, PV_FILL_SOLID, PV_FILL_PATTERN } pv_fill_kind;
 
-typedef enum pv_key_pos { PV_KEY_LEFT, PV_KEY_RIGHT, PV_KEY_CENTER, PV_KEY_TOP, PV_KEY_BOTTOM }
+typedef enum pv_key_pos { PV_KEYPOS_LEFT, PV_KEYPOS_RIGHT, PV_KEYPOS_CENTER, PV_KEYPOS_TOP, PV_KEYPOS_BOTTOM }
     pv_key_pos;
 
-typedef enum pv_layer { PV_LAYER_FRONT = 0, PV_LAYER_BACK, PV_LAYER_BEHIND } pv_layer;
+typedef enum pv_border_layer { PV_LAYER_FRONT = 0, PV_LAYER_BACK, PV_LAYER_BEHIND } pv_border_layer;
 
 /* Plot styles for `set style data|function` (and `with` in plot commands). */
 typedef enum pv_plot_style {
@@ -284,7 +284,7 @@ struct pv_settings {
 
     /* set border */
     int border;              /* bits (default 31); 0 = `unset border` */
-    pv_layer border_layer;   /* front (default) / back / behind */
+    pv_border_layer border_layer;   /* front (default) / back / behind */
     pv_lp border_lp;         /* lw / lc / lt / dt of the border (lc default black) */
 
     pv_key key;              /* set key */

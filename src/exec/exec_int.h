@@ -48,6 +48,8 @@ struct pv_interp {
     int call_depth;          /* nested `call`s being run */
     int file_depth;          /* nested `load`/`call` files being run */
     long plots_skipped;      /* plot commands not rendered since the last notice */
+    char *script_name;       /* the first script run (default frame names, decision 10) */
+    long default_frames;     /* frames written under default names so far */
     struct pv_gridset *grids;/* voxel grids (gridcmd.c) */
     pv_source **texts;       /* sources of pv_exec_compile_text, kept for diagnostics */
     size_t ntexts;

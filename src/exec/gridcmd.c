@@ -26,6 +26,12 @@ struct pv_gridset {
     double pend_lo[3], pend_hi[3];
     bool filling;          /* a fill kernel is running: voxel() must not be collective */
     int voxel_in_fill;     /* voxel() was called by a fill's value expression */
+    /* batched voxel() reads of one plot element (pv_gridset_batch_*) */
+    int batch;             /* 0 off, 1 recording calls, 2 replaying answers */
+    pv_grid *batch_grid;   /* the grid every recorded call read (NULL: none yet) */
+    bool batch_mixed;      /* calls read different grids: no batching */
+    double *bx, *by, *bz, *bv;
+    size_t bn, bcap, bnext;
 };
 
 static pv_gridset *gs_of(pv_interp *I) { return I->grids; }
@@ -51,6 +57,45 @@ static int find_index(pv_gridset *gs, const char *name)
         if (strcmp(gs->grid[k]->name, name) == 0)
             return (int)k;
     return -1;
+}
+
+void pv_gridset_batch_begin(pv_interp *I)
+{
+    pv_gridset *gs = gs_of(I);
+    gs->batch = 1;
+    gs->batch_grid = NULL;
+    gs->batch_mixed = false;
+    gs->bn = gs->bnext = 0;
+}
+
+pv_status pv_gridset_batch_fetch(pv_interp *I, bool *batched)
+{
+    pv_gridset *gs = gs_of(I);
+    *batched = gs->batch == 1 && gs->bn > 0 && !gs->batch_mixed;
+    if (!*batched) {
+        gs->batch = 0;
+        return PV_OK;
+    }
+    free(gs->bv);
+    gs->bv = malloc(gs->bn * sizeof *gs->bv);
+    pv_status st = gs->bv ? PV_OK : PV_ENOMEM;
+    st = pv_status_agree(I->ctx, st == PV_OK ? st : pv_err(I->ctx, st, "out of memory"));
+    if (st != PV_OK) {
+        gs->batch = 0;
+        return st;
+    }
+    st = pv_grid_read_many(I->ctx, gs->batch_grid, gs->bn, gs->bx, gs->by, gs->bz, gs->bv);
+    gs->batch = st == PV_OK ? 2 : 0;
+    gs->bnext = 0;
+    pv_log(I->ctx, PV_LOG_DEBUG, "grid", "voxel(): %zu reads answered in one exchange", gs->bn);
+    return st;
+}
+
+void pv_gridset_batch_end(pv_interp *I)
+{
+    pv_gridset *gs = gs_of(I);
+    gs->batch = 0;
+    gs->bn = gs->bnext = 0;
 }
 
 size_t pv_gridset_count(pv_interp *I) { return gs_of(I)->ngrid; }
@@ -114,6 +159,38 @@ static pv_status builtin_voxel(pv_env *env, void *ud, const pv_value *args, int 
                           "non-numeric string found where a numeric expression was expected");
         p[k] = pv_value_real(&args[k]);
     }
+    pv_gridset *gs = gs_of(I);
+    if (gs->batch == 1) { /* recording: remember the point, answer 0 for now */
+        if (gs->batch_grid && gs->batch_grid != g)
+            gs->batch_mixed = true;
+        gs->batch_grid = g;
+        if (gs->bn == gs->bcap) {
+            size_t nc = gs->bcap ? 2 * gs->bcap : 1024;
+            double *nx = realloc(gs->bx, nc * sizeof *nx);
+            if (nx) gs->bx = nx;
+            double *ny = nx ? realloc(gs->by, nc * sizeof *ny) : NULL;
+            if (ny) gs->by = ny;
+            double *nz = ny ? realloc(gs->bz, nc * sizeof *nz) : NULL;
+            if (nz) gs->bz = nz;
+            if (!nz)
+                return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+            gs->bcap = nc;
+        }
+        gs->bx[gs->bn] = p[0], gs->by[gs->bn] = p[1], gs->bz[gs->bn] = p[2];
+        gs->bn++;
+        *out = pv_real(0.0);
+        return PV_OK;
+    }
+    if (gs->batch == 2 && gs->bnext < gs->bn && g == gs->batch_grid &&
+        gs->bx[gs->bnext] == p[0] && gs->by[gs->bnext] == p[1] && gs->bz[gs->bnext] == p[2]) {
+        *out = pv_real(gs->bv[gs->bnext++]);
+        return PV_OK;
+    }
+    /* Not batched, or the replay diverged from the recording (a value chose another
+     * branch): read directly. Every rank diverges at the same call, so this stays a
+     * matched collective. */
+    if (gs->batch == 2)
+        gs->bnext = gs->bn;
     double v;
     pv_status st = pv_grid_read(I->ctx, g, p[0], p[1], p[2], &v);
     if (st != PV_OK)
@@ -150,6 +227,10 @@ pv_gridset *pv_gridset_create(pv_interp *I)
 
 static void drop_all(pv_interp *I, pv_gridset *gs)
 {
+    free(gs->bx), free(gs->by), free(gs->bz), free(gs->bv);
+    gs->bx = gs->by = gs->bz = gs->bv = NULL;
+    gs->bn = gs->bcap = gs->bnext = 0;
+    gs->batch = 0;
     for (size_t k = 0; k < gs->ngrid; k++)
         pv_grid_destroy(I->ctx, gs->grid[k]);
     free(gs->grid);

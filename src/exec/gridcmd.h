@@ -31,6 +31,16 @@ pv_grid *pv_gridset_active(pv_interp *I);
  * failure (out of memory) g is destroyed. */
 pv_status pv_gridset_adopt(pv_interp *I, pv_grid *g, bool make_active);
 
+/* Batched voxel() reads (ARCHITECTURE.md decision 1): evaluate a plot element's rows once
+ * with voxel() recording its points (answering 0), fetch every recorded point in one
+ * collective exchange, then evaluate the rows again with voxel() answering from the
+ * batch. A call that differs from the recording (a value took another branch) reads
+ * directly, collectively. *batched is false when nothing was recorded or the calls read
+ * different grids: then evaluate normally. Collective. */
+void pv_gridset_batch_begin(pv_interp *I);
+pv_status pv_gridset_batch_fetch(pv_interp *I, bool *batched);
+void pv_gridset_batch_end(pv_interp *I);
+
 /* Statement handlers (cursor just after the command word, or at `voxel` for the
  * assignment). */
 pv_status pv_cmd_set_vgrid(pv_interp *I, pv_cursor *c, bool exec);

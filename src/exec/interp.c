@@ -603,6 +603,7 @@ void pv_interp_destroy(pv_interp *I)
     for (size_t i = 0; i < I->ntexts; i++) pv_source_destroy(I->texts[i]);
     free(I->texts);
     if (I->grids) pv_gridset_destroy(I, I->grids);
+    free(I->script_name);
     pv_settings_destroy(I->set);
     pv_env_destroy(I->env);
     free(I);
@@ -635,6 +636,7 @@ pv_status pv_interp_run_file(pv_interp *I, const char *path)
     char *data = NULL;
     size_t len = 0;
     I->run_depth++;
+    if (!I->script_name) I->script_name = strdup(path);
     pv_status st = pv_read_file_bcast(I->ctx, path, &data, &len);
     if (st == PV_OK) {
         pv_value a0 = pv_str(path); /* gnuplot sets ARG0 to the script's name */

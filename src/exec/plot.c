@@ -11,6 +11,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
+#include "gridcmd.h"
+#include "render.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +36,9 @@ typedef struct plot_state {
     int nranges;                /* leading axis ranges parsed */
     bool has_range[2];          /* first two ranges given with both ends (exec) */
     double range[2][2];         /* their values */
+    pv_relem *re;               /* splot elements to render (exec) */
+    int nre, capre;
+    int number;                 /* elements seen so far (1-based numbering) */
 } plot_state;
 
 /* =====================================================================================
@@ -163,12 +168,43 @@ static pv_status fill_style(pv_cursor *c)
     }
 }
 
+/* The pv_plot_style of a style word (index into style_names). */
+static pv_plot_style style_of(const char *name)
+{
+    if (!strcmp(name, "l$ines")) return PV_STYLE_LINES;
+    if (!strcmp(name, "p$oints")) return PV_STYLE_POINTS;
+    if (!strcmp(name, "linesp$oints") || !strcmp(name, "lp")) return PV_STYLE_LINESPOINTS;
+    if (!strcmp(name, "d$ots")) return PV_STYLE_DOTS;
+    if (!strcmp(name, "i$mpulses")) return PV_STYLE_IMPULSES;
+    if (!strcmp(name, "pm3d")) return PV_STYLE_PM3D;
+    if (!strcmp(name, "surf$ace")) return PV_STYLE_SURFACE;
+    if (!strcmp(name, "iso$surface")) return PV_STYLE_ISOSURFACE;
+    return PV_STYLE_OTHER;
+}
+
+/* A numeric clause argument: evaluated into *v when running with a style record, else
+ * only parsed. `variable` sets *var (if var is non-NULL). */
+static pv_status num_value(pv_interp *I, pv_cursor *c, bool exec, double *v, bool *var)
+{
+    if (pv_cur_accept_word(c, "var$iable")) {
+        if (var) *var = true;
+        return PV_OK;
+    }
+    pv_code *code = NULL;
+    pv_status st = pv_parse_expr(c, &code);
+    if (st == PV_OK && exec && v) st = pv_eval_real(I->env, code, v);
+    pv_code_destroy(code);
+    return st;
+}
+
 /* Parse the clauses after the data source up to `,` or the end. *is_table is set when the
- * style is `table`. */
+ * style is `table`. With rs (running a rendered splot) the style clauses are recorded. */
 static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool *is_table,
-                               bool exec, char **title, bool *notitle, const char **style)
+                               bool exec, char **title, bool *notitle, const char **style,
+                               pv_rstyle *rs)
 {
     pv_status st = PV_OK;
+    bool ex = exec && rs != NULL;
     while (st == PV_OK && !pv_cur_at_end(c) && !pv_cur_is_op(c, ",")) {
         if (pv_cur_accept_word(c, "w$ith")) {
             size_t k, n = sizeof style_names / sizeof style_names[0];
@@ -184,10 +220,23 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             }
             *style = style_names[k];
             pv_cur_next(c);
+            if (rs) {
+                rs->has_style = true;
+                rs->style = style_of(style_names[k]);
+                rs->style_name = style_names[k];
+            }
+            /* `above T` / `below T` only right after the style word (gnuplot-voxel §6.1) */
+            if (pv_cur_is_word(c, "above") || pv_cur_is_word(c, "below")) {
+                bool below = pv_cur_is_word(c, "below");
+                pv_cur_next(c);
+                double v = 0;
+                st = num_value(I, c, ex, &v, NULL);
+                if (rs && !below) rs->has_above = true, rs->above = v;
+            }
         } else if (pv_cur_accept_word(c, "t$itle")) {
             if (pv_cur_accept_word(c, "col$umnheader") || pv_cur_accept_word(c, "columnh$ead")) {
                 if (pv_cur_is_op(c, "(")) st = num_arg(c);
-            } else if (exec && I->table_on && !pv_cur_is_word(c, "var$iable")) {
+            } else if (exec && (I->table_on || rs) && !pv_cur_is_word(c, "var$iable")) {
                 pv_value v = {0};
                 if ((st = pv_exec_expr(I, c, true, &v)) == PV_OK && v.type == PV_V_STR) {
                     free(*title);
@@ -206,24 +255,80 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             if (pv_cur_peek(c)->kind != PV_TK_NAME)
                 return pv_cur_error(c, PV_ESYNTAX, "expecting a name");
             pv_cur_next(c);
-        } else if (pv_cur_accept_word(c, "lc") || pv_cur_accept_word(c, "linec$olor") ||
-                   pv_cur_accept_word(c, "fc") || pv_cur_accept_word(c, "fillc$olor") ||
-                   pv_cur_accept_word(c, "tc") || pv_cur_accept_word(c, "textc$olor")) {
+        } else if (pv_cur_accept_word(c, "lc") || pv_cur_accept_word(c, "linec$olor")) {
+            if (rs) st = pv_settings_parse_color(I->env, c, ex, &rs->lp.lc);
+            else st = color_spec(c);
+        } else if (pv_cur_accept_word(c, "fc") || pv_cur_accept_word(c, "fillc$olor")) {
+            if (rs) st = pv_settings_parse_color(I->env, c, ex, &rs->fc);
+            else st = color_spec(c);
+        } else if (pv_cur_accept_word(c, "tc") || pv_cur_accept_word(c, "textc$olor")) {
             st = color_spec(c);
         } else if (pv_cur_accept_word(c, "lt") || pv_cur_accept_word(c, "linet$ype")) {
-            st = color_spec(c);
+            if (rs) {
+                pv_color col = {0};
+                if ((st = pv_settings_parse_color(I->env, c, ex, &col)) == PV_OK && ex) {
+                    if (col.kind == PV_COLOR_LT) rs->lp.lt = col.lt;
+                    rs->lp.lc = col;
+                }
+            } else {
+                st = color_spec(c);
+            }
         } else if (pv_cur_accept_word(c, "fs") || pv_cur_accept_word(c, "fill$style")) {
+            size_t from = c->pos;
             st = fill_style(c);
-        } else if (pv_cur_accept_word(c, "pt") || pv_cur_accept_word(c, "pointt$ype") ||
-                   pv_cur_accept_word(c, "ps") || pv_cur_accept_word(c, "points$ize") ||
-                   pv_cur_accept_word(c, "lw") || pv_cur_accept_word(c, "linew$idth") ||
-                   pv_cur_accept_word(c, "dt") || pv_cur_accept_word(c, "dasht$ype") ||
+            if (st == PV_OK && rs) {
+                /* re-read what fill_style accepted: transparent / solid A / empty */
+                rs->has_fill = true;
+                rs->fill.kind = PV_FILL_SOLID;
+                rs->fill.density = 1;
+                size_t to = c->pos;
+                c->pos = from;
+                while (c->pos < to) {
+                    if (pv_cur_accept_word(c, "trans$parent")) rs->fill.transparent = true;
+                    else if (pv_cur_accept_word(c, "e$mpty")) rs->fill.kind = PV_FILL_EMPTY;
+                    else if (pv_cur_accept_word(c, "s$olid")) {
+                        rs->fill.kind = PV_FILL_SOLID;
+                        if (c->pos < to && starts_number(c))
+                            st = num_value(I, c, ex, &rs->fill.density, NULL);
+                    } else pv_cur_next(c);
+                    if (st != PV_OK) break;
+                }
+                c->pos = to;
+            }
+        } else if (pv_cur_accept_word(c, "pt") || pv_cur_accept_word(c, "pointt$ype")) {
+            double v = 0;
+            bool var = false;
+            if (rs && pv_cur_peek(c)->kind == PV_TK_STRING) {
+                pv_cur_next(c);
+                rs->lp.pt = -4; /* a character point type: nothing drawn (§6.1) */
+            } else {
+                st = num_value(I, c, ex, &v, &var);
+                if (rs && ex) rs->lp.pt = var ? -3 : (int)v;
+            }
+        } else if (pv_cur_accept_word(c, "ps") || pv_cur_accept_word(c, "points$ize")) {
+            double v = 0;
+            bool var = false;
+            st = num_value(I, c, ex, &v, &var);
+            if (rs && ex) rs->lp.ps = var ? -2 : v;
+        } else if (pv_cur_accept_word(c, "lw") || pv_cur_accept_word(c, "linew$idth")) {
+            double v = 0;
+            st = num_value(I, c, ex, &v, NULL);
+            if (rs && ex) rs->lp.lw = v;
+        } else if (pv_cur_accept_word(c, "pi") || pv_cur_accept_word(c, "pointi$nterval")) {
+            double v = 0;
+            st = num_value(I, c, ex, &v, NULL);
+            if (rs && ex) rs->lp.pi = (int)v;
+        } else if (pv_cur_accept_word(c, "lev$el")) {
+            double v = 0;
+            st = num_value(I, c, ex, &v, NULL);
+            if (rs && ex) rs->has_level = true, rs->level = v;
+        } else if (pv_cur_accept_word(c, "dt") || pv_cur_accept_word(c, "dasht$ype") ||
                    pv_cur_accept_word(c, "ls") || pv_cur_accept_word(c, "lines$tyle") ||
-                   pv_cur_accept_word(c, "pi") || pv_cur_accept_word(c, "pointi$nterval") ||
-                   pv_cur_accept_word(c, "pn") || pv_cur_accept_word(c, "pointn$umber") ||
-                   pv_cur_accept_word(c, "lev$el") || pv_cur_accept_word(c, "above") ||
-                   pv_cur_accept_word(c, "below")) {
+                   pv_cur_accept_word(c, "pn") || pv_cur_accept_word(c, "pointn$umber")) {
             st = num_arg(c);
+        } else if (pv_cur_is_word(c, "above") || pv_cur_is_word(c, "below")) {
+            return pv_cur_error(c, PV_ESYNTAX, "unexpected or unrecognized token: %s",
+                                pv_cur_is_word(c, "above") ? "above" : "below");
         } else if (pv_cur_accept_word(c, "pal$ette") || pv_cur_accept_word(c, "nohidden3d") ||
                    pv_cur_accept_word(c, "nocon$tours") || pv_cur_accept_word(c, "nosur$face") ||
                    pv_cur_accept_word(c, "var$iable") || pv_cur_accept_word(c, "filled") ||
@@ -316,6 +421,38 @@ static void fill_sampling(pv_interp *I, const plot_state *ps, const pv_data_spec
     if (ps->has_range[1]) s->v_min = ps->range[1][0], s->v_max = ps->range[1][1];
 }
 
+static pv_status ignore_event(void *ud, pv_data_event ev, const pv_data_point *pt)
+{
+    (void)ud, (void)ev, (void)pt;
+    return PV_OK;
+}
+
+/* pv_data_iterate_ex with the voxel() reads of the using specs batched (decision 1):
+ * a first pass records the points voxel() is asked for, one collective exchange answers
+ * them all, and the real pass takes the answers from the batch. */
+static pv_status iterate_batched(pv_interp *I, const pv_data_spec *ds, const pv_data_opts *opts,
+                                 const char *data, size_t len, const pv_sampling *samp,
+                                 int ndefault, pv_data_event_fn fn, void *ud)
+{
+    bool batched = false;
+    pv_status st = PV_OK;
+    if (pv_gridset_count(I) > 0 && ds->nusing > 0) {
+        pv_gridset_batch_begin(I);
+        int32_t seed[2];
+        pv_env_get_seed(I->env, seed); /* rand() in a spec must not advance twice */
+        pv_status pst = pv_data_iterate_ex(I->env, ds, opts, data, len, samp, ndefault, false,
+                                           ignore_event, NULL);
+        pv_env_set_seed(I->env, seed);
+        if (pst == PV_OK) st = pv_gridset_batch_fetch(I, &batched);
+        else pv_err_clear(I->ctx); /* the real pass reports it */
+        if (!batched) pv_gridset_batch_end(I);
+    }
+    if (st == PV_OK)
+        st = pv_data_iterate_ex(I->env, ds, opts, data, len, samp, ndefault, false, fn, ud);
+    if (batched) pv_gridset_batch_end(I);
+    return st;
+}
+
 static pv_status write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
                              const pv_data_spec *ds)
 {
@@ -347,8 +484,7 @@ static pv_status write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
         if (ncols > 0) ndefault = ncols;
     }
     if (st == PV_OK)
-        st = pv_data_iterate_ex(I->env, ds, &opts, data, len, &samp, ndefault, false,
-                                table_event, &T);
+        st = iterate_batched(I, ds, &opts, data, len, &samp, ndefault, table_event, &T);
     free(data);
     free(T.line);
     return st;
@@ -450,8 +586,7 @@ static pv_status tabulate_curve(pv_interp *I, pv_cursor *c, plot_state *ps,
     pv_data_opts opts;
     char sep[2];
     data_opts(I, &opts, sep);
-    st = pv_data_iterate_ex(I->env, ds, &opts, data, len, &samp, ps->is_splot ? 3 : 2, false,
-                            curve_event, ps);
+    st = iterate_batched(I, ds, &opts, data, len, &samp, ps->is_splot ? 3 : 2, curve_event, ps);
     free(data);
     tcurve *t = &ps->curves[ps->ncurves - 1];
     if (ps->is_splot) return st;
@@ -585,6 +720,96 @@ static pv_status classify(pv_interp *I, pv_cursor *c, bool exec, bool *is_data)
     return PV_OK;
 }
 
+/* Rows of one element for the renderer (every rank evaluates the same rows). */
+static pv_status collect_event(void *ud, pv_data_event ev, const pv_data_point *pt)
+{
+    pv_relem *e = ud;
+    if (ev != PV_DATA_POINT) {
+        if (e->nscan > 0 && e->scan[e->nscan - 1] == e->nrows) return PV_OK; /* empty block */
+        if (e->nscan == e->capscan) {
+            size_t nc = e->capscan ? 2 * e->capscan : 64;
+            size_t *ns = realloc(e->scan, nc * sizeof *ns);
+            if (!ns) return PV_ENOMEM;
+            e->scan = ns;
+            e->capscan = nc;
+        }
+        e->scan[e->nscan++] = e->nrows;
+        return PV_OK;
+    }
+    if (e->nrows == 0 && e->ncols == 0) e->ncols = pt->nvals;
+    if (e->nrows == e->cap) {
+        size_t nc = e->cap ? 2 * e->cap : 1024;
+        double *nv = realloc(e->vals, nc * (size_t)e->ncols * sizeof *nv);
+        if (!nv) return PV_ENOMEM;
+        e->vals = nv;
+        e->cap = nc;
+    }
+    double *row = e->vals + e->nrows * (size_t)e->ncols;
+    for (int k = 0; k < e->ncols; k++) row[k] = k < pt->nvals ? pt->vals[k] : (double)NAN;
+    e->nrows++;
+    return PV_OK;
+}
+
+/* Classify a rendered splot element and gather its data. */
+static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, bool is_data,
+                                 pv_data_spec *ds, pv_relem *re)
+{
+    pv_rstyle *rs = &re->rs;
+    if (!is_data) {
+        re->kind = PV_RE_SKIPPED;
+        re->why = "function surfaces (splot f(x,y))";
+        return PV_OK;
+    }
+    pv_grid *g = ds->kind == PV_DS_DATABLOCK ? pv_gridset_find(I, ds->name) : NULL;
+    if (g) {
+        if (ds->nusing > 0)
+            return pv_source_error(I->ctx, PV_ESYNTAX, c->tl->src, ds->name_off,
+                                   "a voxel grid takes no using specification");
+        if (!pv_grid_has_ranges(g))
+            return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, ds->name_off,
+                                   "grid limits must be set before use");
+        re->grid = g;
+        if (rs->has_style && rs->style == PV_STYLE_ISOSURFACE) {
+            re->kind = PV_RE_SKIPPED;
+            re->why = "isosurfaces (with isosurface)";
+        } else {
+            re->kind = PV_RE_VOXELS; /* any other style falls back to dots (§6.1) */
+            if (!rs->has_style || rs->style != PV_STYLE_POINTS) rs->style = PV_STYLE_DOTS;
+        }
+        return PV_OK;
+    }
+    if (rs->has_style && rs->style == PV_STYLE_ISOSURFACE)
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, ds->name_off,
+                               "isosurface requires a voxel grid");
+    pv_plot_style style = rs->has_style ? rs->style : I->set->style_data;
+    rs->style = style;
+    if (style == PV_STYLE_POINTS || style == PV_STYLE_DOTS) re->kind = PV_RE_POINTS;
+    else if (style == PV_STYLE_PM3D) re->kind = PV_RE_PM3D;
+    else {
+        re->kind = PV_RE_SKIPPED;
+        re->why = rs->style_name && !strcmp(rs->style_name, "l$ines") ? "the lines style"
+                  : "this plot style";
+        return PV_OK;
+    }
+    char *data = NULL;
+    size_t len = 0;
+    pv_status st = PV_OK;
+    if (ds->kind == PV_DS_FILE &&
+        (st = pv_exec_read_file(I, c, ds->name_off, ds->name, &data, &len)) != PV_OK)
+        return st;
+    pv_sampling samp;
+    fill_sampling(I, ps, ds, &samp);
+    pv_data_opts opts;
+    char sep[2];
+    data_opts(I, &opts, sep);
+    st = iterate_batched(I, ds, &opts, data, len, &samp, 3, collect_event, re);
+    free(data);
+    if (st == PV_ENOMEM) st = pv_err(I->ctx, PV_ENOMEM, "out of memory reading plot data");
+    if (st == PV_OK && (re->nscan == 0 || re->scan[re->nscan - 1] != re->nrows))
+        st = collect_event(re, PV_DATA_BLOCK_END, NULL); /* close the last scan line */
+    return st;
+}
+
 static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
 {
     plot_state *ps = ud;
@@ -603,7 +828,29 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     char *title = NULL;
     bool notitle = false;
     const char *style = NULL;
-    if (st == PV_OK) st = parse_clauses(I, c, ps, &is_table, exec, &title, &notitle, &style);
+    ps->number++;
+    pv_relem *re = NULL;
+    if (st == PV_OK && exec && ps->is_splot && !I->table_on) {
+        if (ps->nre == ps->capre) {
+            int nc = ps->capre ? 2 * ps->capre : 8;
+            pv_relem *nr = realloc(ps->re, (size_t)nc * sizeof *nr);
+            if (!nr) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+            ps->re = nr;
+            ps->capre = nc;
+        }
+        re = &ps->re[ps->nre];
+        memset(re, 0, sizeof *re);
+        pv_rstyle_init(&re->rs);
+        re->number = ps->number;
+        /* gnuplot's default title: the source as written */
+        if (spec_end > spec_start) {
+            const pv_token *a = &c->tl->tok[spec_start], *b = &c->tl->tok[spec_end - 1];
+            title = strndup(c->tl->src->text + a->start, b->end - a->start);
+        }
+    }
+    if (st == PV_OK)
+        st = parse_clauses(I, c, ps, &is_table, exec, &title, &notitle, &style,
+                           re ? &re->rs : NULL);
     if (st == PV_OK && exec) {
         if (is_table && is_data) {
             st = write_table(I, c, ps, &ds);
@@ -628,8 +875,17 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
         } else {
             ps->needs_render = true;
             if (I->table_on) st = add_curve(ps, false, NULL);
+            else if (ps->is_splot && re) {
+                re->title = notitle ? NULL : title;
+                title = NULL;
+                st = collect_element(I, c, ps, is_data, &ds, re);
+                if (st == PV_OK) ps->nre++;
+                else pv_relem_fini(re);
+                re = NULL;
+            }
         }
     }
+    if (re) pv_relem_fini(re);
     free(title);
     pv_data_spec_fini(&ds);
     return st;
@@ -640,6 +896,7 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
     plot_state ps = {0};
     ps.I = I;
     ps.is_splot = pv_cur_is_word(c, "sp$lot");
+    size_t plot_off = pv_cur_offset(c);
     bool is_replot = pv_cur_is_word(c, "rep$lot");
     pv_cur_next(c);
     pv_status st = PV_OK;
@@ -670,7 +927,11 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
     }
     if (st == PV_OK) st = pv_exec_expect_end(c);
     if (st == PV_OK && exec && I->table_on) st = write_curves(I, &ps);
-    if (st == PV_OK && exec && (ps.needs_render || is_replot)) I->plots_skipped++;
+    if (st == PV_OK && exec && !I->table_on && ps.is_splot && ps.nre > 0)
+        st = pv_render_splot(I, c, plot_off, ps.re, ps.nre);
+    else if (st == PV_OK && exec && (ps.needs_render || is_replot)) I->plots_skipped++;
+    for (int k = 0; k < ps.nre; k++) pv_relem_fini(&ps.re[k]);
+    free(ps.re);
     free_curves(&ps);
     return st;
 }

@@ -269,8 +269,8 @@ void pv_settings_defaults_keep(pv_settings *s)
     memset(&s->key, 0, sizeof s->key);
     s->key.on = true;
     s->key.inside = true;
-    s->key.hpos = PV_KEY_RIGHT;
-    s->key.vpos = PV_KEY_TOP;
+    s->key.hpos = PV_KEYPOS_RIGHT;
+    s->key.vpos = PV_KEYPOS_TOP;
     s->key.vertical = true;
     s->key.samplen = 4.0;
     s->key.spacing = 1.0;

@@ -828,7 +828,7 @@ static pv_status set_border(pv_sp *p)
     pv_settings *s = p->s;
     /* gnuplot: a bare `set border` restores the default; otherwise only what is given */
     int bits = s->border;
-    pv_layer layer = s->border_layer;
+    pv_border_layer layer = s->border_layer;
     pv_lp lp = s->border_lp;
     pv_status st = PV_OK;
     if (sp_end(p)) {
@@ -885,7 +885,7 @@ static pv_status set_key(pv_sp *p)
         if (sp_word(p, "on")) k.on = true;
         else if (sp_word(p, "off")) k.on = false;
         else if (sp_word(p, "def$ault")) {
-            k.inside = true, k.hpos = PV_KEY_RIGHT, k.vpos = PV_KEY_TOP, k.vertical = true;
+            k.inside = true, k.hpos = PV_KEYPOS_RIGHT, k.vpos = PV_KEYPOS_TOP, k.vertical = true;
             k.box = k.opaque = k.reverse = k.invert = k.left_justify = false;
         }
         else if (sp_word(p, "ins$ide")) k.inside = true;
@@ -899,13 +899,13 @@ static pv_status set_key(pv_sp *p)
             double xyz[3] = {0, 0, 0};
             st = parse_position(p, xyz);
         }
-        else if (sp_word(p, "l$eft")) k.hpos = PV_KEY_LEFT, hseen = true;
-        else if (sp_word(p, "r$ight")) k.hpos = PV_KEY_RIGHT, hseen = true;
-        else if (sp_word(p, "t$op")) k.vpos = PV_KEY_TOP;
-        else if (sp_word(p, "b$ottom")) k.vpos = PV_KEY_BOTTOM;
+        else if (sp_word(p, "l$eft")) k.hpos = PV_KEYPOS_LEFT, hseen = true;
+        else if (sp_word(p, "r$ight")) k.hpos = PV_KEYPOS_RIGHT, hseen = true;
+        else if (sp_word(p, "t$op")) k.vpos = PV_KEYPOS_TOP;
+        else if (sp_word(p, "b$ottom")) k.vpos = PV_KEYPOS_BOTTOM;
         else if (sp_word(p, "c$enter")) {
-            if (hseen) k.vpos = PV_KEY_CENTER;
-            else k.hpos = PV_KEY_CENTER, hseen = true;
+            if (hseen) k.vpos = PV_KEYPOS_CENTER;
+            else k.hpos = PV_KEYPOS_CENTER, hseen = true;
         }
         else if (sp_word(p, "ve$rtical")) k.vertical = true;
         else if (sp_word(p, "ho$rizontal")) k.vertical = false;

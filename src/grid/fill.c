@@ -16,12 +16,14 @@
  * Row spans: the nodes of one brick row that pass the sphere test form one contiguous run.
  * Every operation in d = sqrt((dx*dx + dy*dy) + dz*dz), dx = (xmin + ix*delta) - px, is
  * monotone, so along a row d falls to a minimum and rises again: {d <= r} is an interval
- * around the node of least dx*dx. Its ends are found with a few exact tests (a guess from
- * the circle's chord, then galloping), never by rounding-sensitive algebra; C joins the run
- * (or becomes a run of its own). A run's distances are computed in one vectorisable loop
- * (dx*dx per source is computed once per row block), the value expression is evaluated for
- * up to FILL_LANES nodes per call (the caller's vector VM), and the adds into the grid are
- * contiguous loops. VoxelDistance is the same double as the per-voxel formula gives, and
+ * around the node of least dx*dx. In narrow bricks every node of the row is tested in one
+ * vector pass (for vfill those are the VoxelDistances); in wide ones the run's ends are
+ * found with a few exact tests (a guess from the circle's chord, then galloping), never by
+ * rounding-sensitive algebra. C joins the run (or becomes a run of its own: unreachable in
+ * practice, kept so the rule holds whatever the rounding). A run's distances are computed
+ * in one vectorisable loop (dx*dx per source once per row block), the value expression is
+ * evaluated for up to FILL_LANES nodes per call (the caller's vector VM), and the adds into
+ * the grid are contiguous loops. VoxelDistance is the same double as the per-voxel formula gives, and
  * each voxel gets (float)((double)voxel + value), as in gnuplot.
  */
 #include "pvox/grid.h"
@@ -33,7 +35,8 @@
 #include <string.h>
 
 #define FILL_LANES PV_FILL_MAX_LANES /* lanes per evaluation: its arrays stay in L1/L2 */
-#define BLOCK_VOXELS 65536           /* rows per block: about 256 KiB of floats */
+#define BLOCK_VOXELS 65536           /* voxels per row block: 256 KiB of floats */
+#define SMALL_ROW 64                 /* bricks this narrow test every node of a row */
 
 /* Hot loops get an AVX2 clone next to the baseline one, chosen at load time. The clones
  * never contract a*b+c into an FMA (no "fma" target, and ISO C mode keeps
@@ -88,6 +91,7 @@ typedef struct work {
     size_t n, nspans;          /* lanes and spans in use */
     double *ux2, *gx2;         /* x terms dx*dx (user units), gx*gx (grid units) of the
                                   current source, indexed ix - brick lo; n doubles each */
+    double rowd[SMALL_ROW];    /* test distances of one narrow row */
 } work;
 
 static void work_free(work *w, int nthreads)
@@ -148,7 +152,7 @@ static inline bool passes(const row *R, int64_t ix)
 /* The farthest node from m toward e (inclusive) that passes, given that m passes and that
  * passing is monotone going outward. g is a guess of the answer: it is checked and the
  * search gallops from it, so a good guess costs two tests. */
-static int64_t run_edge(const row *R, int64_t m, int64_t e, int64_t g)
+static PV_INLINE int64_t run_edge(const row *R, int64_t m, int64_t e, int64_t g)
 {
     const int64_t dir = e >= m ? 1 : -1;
     if ((g - m) * dir < 0)
@@ -196,7 +200,7 @@ static int64_t run_edge(const row *R, int64_t m, int64_t e, int64_t g)
 }
 
 /* A guess clamped to [lo, hi] in double (NaN and infinities included) before converting. */
-static int64_t clamp_index(double x, int64_t lo, int64_t hi, int64_t fallback)
+static inline int64_t clamp_index(double x, int64_t lo, int64_t hi, int64_t fallback)
 {
     if (x != x)
         return fallback;
@@ -226,9 +230,11 @@ static PV_INLINE void flush(job *J, work *W)
 }
 
 /* Queues nodes [a, b] of the row starting at local index `row_off`: their distances are
- * computed here, the evaluation waits for a full batch. */
-static PV_INLINE void queue_run(job *J, work *W, size_t row_off, int64_t lo, int64_t a, int64_t b,
-                      const double uyz[2], const double gyz[2])
+ * computed here (or copied from `pre`, the row's distances from node lo, when the row test
+ * already computed them), the evaluation waits for a full batch. */
+static PV_INLINE void queue_run(job *J, work *W, size_t row_off, int64_t lo, int64_t a,
+                                int64_t b, const double uyz[2], const double gyz[2],
+                                const double *pre)
 {
     while (a <= b) {
         if (W->n == FILL_LANES)
@@ -239,8 +245,11 @@ static PV_INLINE void queue_run(job *J, work *W, size_t row_off, int64_t lo, int
         double *restrict dist = W->dist + W->n;
         const double *restrict ux2 = W->ux2 + (a - lo);
         const double uy = uyz[0], uz = uyz[1];
-        for (size_t i = 0; i < len; i++)
-            dist[i] = sqrt(ux2[i] + uy + uz);
+        if (pre)
+            memcpy(dist, pre + (a - lo), len * sizeof *dist);
+        else
+            for (size_t i = 0; i < len; i++)
+                dist[i] = sqrt(ux2[i] + uy + uz);
         if (J->need_g) {
             double *restrict gdist = W->gdist + W->n;
             const double *restrict gx2 = W->gx2 + (a - lo);
@@ -299,6 +308,8 @@ static int64_t fill_rows(job *J, work *W, int64_t iz, int64_t y0, int64_t y1, in
     /* test units per node along x, for the guesses */
     const double unit = J->grid_units ? 1.0 : fabs(g->delta[0]);
     row R = {J->grid_units ? W->gx2 : W->ux2, {0, 0}, s->radius, lo};
+    const int64_t width = hi - lo + 1;
+    const bool narrow = width <= SMALL_ROW;
     int64_t count = 0;
     for (int64_t iy = y0; iy <= y1; iy++) {
         const double dy = (g->min[1] + (double)iy * g->delta[1]) - s->y;
@@ -307,7 +318,24 @@ static int64_t fill_rows(job *J, work *W, int64_t iz, int64_t y0, int64_t y1, in
         R.t_yz[0] = J->grid_units ? gyz[0] : uyz[0];
         R.t_yz[1] = J->grid_units ? gyz[1] : uyz[1];
         int64_t a = 1, e = 0; /* the run [a, e], empty */
-        if (passes(&R, m)) {
+        const double *pre = NULL;
+        if (narrow) {
+            /* a few nodes: test them all in one vector pass; for vfill the test distances
+             * are the VoxelDistances */
+            double *restrict td = W->rowd;
+            const double *restrict t2 = R.t2;
+            const double ty = R.t_yz[0], tz = R.t_yz[1];
+            for (int64_t k = 0; k < width; k++)
+                td[k] = sqrt(t2[k] + ty + tz);
+            int64_t ka = 0, ke = width - 1;
+            while (ka <= ke && !(td[ka] <= R.r))
+                ka++;
+            while (ke >= ka && !(td[ke] <= R.r))
+                ke--;
+            a = lo + ka;
+            e = lo + ke;
+            pre = J->grid_units ? NULL : td;
+        } else if (passes(&R, m)) {
             double w2 = R.r * R.r - (R.t_yz[0] + R.t_yz[1]);
             double half = (w2 > 0 ? sqrt(w2) : 0.0) / unit; /* the chord's half, in nodes */
             a = run_edge(&R, m, lo, clamp_index(ceil(kc - half), lo, m, m));
@@ -327,10 +355,10 @@ static int64_t fill_rows(job *J, work *W, int64_t iz, int64_t y0, int64_t y1, in
         }
         if (a > e)
             continue;
-        queue_run(J, W, row_off, lo, a, e, uyz, gyz);
+        queue_run(J, W, row_off, lo, a, e, uyz, gyz, pre);
         int64_t top = e;
         if (cx >= 0) {
-            queue_run(J, W, row_off, lo, cx, cx, uyz, gyz);
+            queue_run(J, W, row_off, lo, cx, cx, uyz, gyz, pre);
             top = cx > e ? cx : e;
         }
         count += e - a + 1 + (cx >= 0);

@@ -393,6 +393,18 @@ bool pv_env_remove_datablock(pv_env *env, const char *name)
     return b != NULL;
 }
 
+void pv_env_get_seed(const pv_env *env, int32_t seed[2])
+{
+    seed[0] = env->seed1;
+    seed[1] = env->seed2;
+}
+
+void pv_env_set_seed(pv_env *env, const int32_t seed[2])
+{
+    env->seed1 = seed[0];
+    env->seed2 = seed[1];
+}
+
 void pv_env_set_exists_hook(pv_env *env, bool (*hook)(void *ud, const char *name), void *ud)
 {
     env->exists_hook = hook;

@@ -391,7 +391,7 @@ static void test_misc(void)
 
     PV_CHECK_EQ(run(s, "set key top left box opaque title 'T'"), PV_OK);
     PV_CHECK(s->key.on && s->key.box && s->key.opaque);
-    PV_CHECK_EQ(s->key.hpos, PV_KEY_LEFT);
+    PV_CHECK_EQ(s->key.hpos, PV_KEYPOS_LEFT);
     PV_CHECK_STR(s->key.title, "T");
 
     PV_CHECK_EQ(run(s, "set title \"hi\" offset 0,1 font \",14\" tc rgb \"red\"\n"

@@ -1,0 +1,133 @@
+/*
+ * pvox io/h5: HDF5 checkpoints of distributed voxel grids, and their XDMF sidecar.
+ *
+ * File layout (format version 1, ARCHITECTURE.md decision 10):
+ *   /                       attributes pvox_format (int32, = PV_H5_FORMAT_VERSION),
+ *                           pvox_version, created (UTC, ISO 8601), script (strings)
+ *   /grids                  group, links kept in creation order
+ *   /grids/$name            float32 dataset [N][N][N] (z slowest, x fastest), contiguous
+ *                           layout, no chunking, no filters; attributes vxrange, vyrange,
+ *                           vzrange (float64[2], NaN when unset) and size (int64, = N)
+ * Grid names keep their '$'. Any rank count reads any file: each rank's planes [z0, z1)
+ * are one hyperslab of the contiguous dataset.
+ *
+ * Parallel contract: every function marked "collective" must be called by every rank of
+ * ctx->comm with the same arguments (except the per-rank slab fields). Failures are agreed
+ * (pv_status_agree) inside, so every rank returns the same status and the message naming
+ * the file and the problem ("run.h5: not an HDF5 file") is recorded on every rank.
+ * Transfers are collective MPI-IO (H5FD_MPIO_COLLECTIVE); a rank that owns no planes still
+ * takes part with an empty selection. Transfers are split so that no rank moves more
+ * than opt->max_io_bytes (default 1 GiB) in one call (HDF5 1.10 and MPI-IO implementations
+ * fail on single transfers of 2 GiB and more); every rank makes the same number of calls.
+ *
+ * Writing is atomic: the file is written as "<path>.tmp.<pid of rank 0>" in the same
+ * directory, closed, fsync'ed by every rank, and renamed over <path> by rank 0 only when
+ * every rank succeeded. On failure the temporary file is removed and an existing <path>
+ * is left untouched. The sidecar (pv_h5_xdmf_path) is written by rank 0 the same way.
+ */
+#ifndef PVOX_H5_H
+#define PVOX_H5_H
+
+#include "pvox/core.h"
+
+#define PV_H5_FORMAT_VERSION 1
+#define PV_H5_DEFAULT_MAX_IO ((size_t)1 << 30) /* bytes per rank per transfer call */
+
+/* One grid to write (this rank's slab), or the destination of a read. */
+typedef struct pv_h5_grid {
+    const char *name;    /* "$name": the dataset /grids/$name; no '/', not "." or ".." */
+    int64_t n;           /* voxels per axis, >= 2 */
+    double min[3];       /* vx/vy/vz range lower ends (NaN: unset) */
+    double max[3];       /* upper ends (NaN: unset) */
+    int64_t z0, z1;      /* planes held by this rank; the ranks' ranges tile [0, n) */
+    const float *slab;   /* (z1-z0)·n² voxels, x fastest; borrowed */
+} pv_h5_grid;
+
+/* Options; pass NULL for the defaults (all fields zero). */
+typedef struct pv_h5_opts {
+    const char *script;    /* job script name stored in the "script" attribute (NULL: "") */
+    bool no_xdmf;          /* do not write the XDMF sidecar */
+    size_t max_io_bytes;   /* largest transfer per rank per call (0: PV_H5_DEFAULT_MAX_IO;
+                              tests make it small to exercise the split path) */
+    bool aggregate;        /* MPI-IO two-phase collective buffering (off by default:
+                              each rank's range is contiguous; may help on some parallel
+                              file systems) */
+    bool skip_space_check; /* testing: do not refuse up front when the file system has
+                              less free space than the file needs (statvfs), so the
+                              write itself meets the full disk */
+} pv_h5_opts;
+
+/* What a save or read did (every field may be read on every rank). */
+typedef struct pv_h5_stats {
+    double seconds;        /* wall time of the whole operation, max over ranks */
+    double io_seconds;     /* time inside the data transfer calls, max over ranks */
+    uint64_t bytes;        /* voxel bytes moved, summed over ranks */
+    int64_t ncalls;        /* collective transfer calls made by each rank */
+    bool all_collective;   /* every rank reported every transfer that moved data as
+                              collective (H5Pget_mpio_actual_io_mode) */
+    int io_mode;           /* this rank's last H5D_mpio_actual_io_mode_t for a call that
+                              moved data (-1: none) */
+} pv_h5_stats;
+
+/* ---- writing ---------------------------------------------------------------------- */
+
+/* Write `ngrids` grids (in that order) to a new checkpoint at `path` (replacing any file
+ * there, atomically) and, unless opt->no_xdmf, the sidecar pv_h5_xdmf_path(path).
+ * Collective. `stats` may be NULL. Errors: PV_EIO (file system, full disk), PV_EHDF5,
+ * PV_ERANGE (bad descriptor), PV_ENOMEM. */
+pv_status pv_h5_save_all(pv_ctx *ctx, const char *path, const pv_h5_grid *grids,
+                         size_t ngrids, const pv_h5_opts *opt, pv_h5_stats *stats);
+
+/* ---- reading ---------------------------------------------------------------------- */
+
+/* A grid found in a checkpoint. */
+typedef struct pv_h5_entry {
+    char *name;          /* link name under /grids ("$name") */
+    int64_t n;           /* voxels per axis (0 if the dataset is not a valid grid) */
+    double min[3];       /* ranges from the attributes (NaN if unset or absent) */
+    double max[3];
+    char *problem;       /* NULL if loadable, else why not ("is float64 [10][10][10],
+                            expected float32 [N][N][N]") */
+} pv_h5_entry;
+
+typedef struct pv_h5_info {
+    int format_version;  /* pvox_format attribute (0 if absent) */
+    char *pvox_version;  /* attributes ("" if absent) */
+    char *created;
+    char *script;
+    size_t ngrids;
+    pv_h5_entry *grids;  /* in creation order (name order for files that do not track it) */
+} pv_h5_info;
+
+typedef struct pv_h5_file pv_h5_file;
+
+/* Open a checkpoint for reading and read its metadata. Collective. NULL on failure, with
+ * the agreed error: "<path>: no such file", "<path>: not an HDF5 file", "<path>: truncated
+ * file (...)", "<path>: not a pvox checkpoint (no /grids group)"... */
+pv_h5_file *pv_h5_open(pv_ctx *ctx, const char *path, const pv_h5_opts *opt);
+/* Metadata of an open file (same on every rank). Borrowed: valid until pv_h5_close. */
+const pv_h5_info *pv_h5_file_info(const pv_h5_file *f);
+/* The entry named `name`, or NULL. */
+const pv_h5_entry *pv_h5_find(const pv_h5_file *f, const char *name);
+/* Read planes [z0, z1) of grid `name` into buf ((z1-z0)·n² floats, x fastest). z0 == z1
+ * is allowed (the rank takes part and reads nothing); ranks may read overlapping ranges.
+ * Collective. Errors: "<path>: no grid $x", the entry's problem, read failures. */
+pv_status pv_h5_read(pv_ctx *ctx, pv_h5_file *f, const char *name, int64_t z0, int64_t z1,
+                     float *buf, pv_h5_stats *stats);
+/* Close the file and free everything. Collective. NULL is allowed. */
+void pv_h5_close(pv_ctx *ctx, pv_h5_file *f);
+
+/* ---- XDMF sidecar ----------------------------------------------------------------- */
+
+/* The sidecar name for a checkpoint: "run.h5" → "run.xmf" (also for .hdf5, .he5, .hdf),
+ * any other name gets ".xmf" appended. Returns a malloc'd string (NULL: out of memory). */
+char *pv_h5_xdmf_path(const char *h5_path);
+
+/* Write an XDMF 2 description of `grids` (one uniform 3DCoRectMesh grid each, node-centred
+ * scalar "$name" pointing at "<h5_name>:/grids/$name") to `path`. `h5_name` is stored as
+ * given (use the checkpoint's base name so the pair can be moved together). Not
+ * collective, no MPI: rank 0 calls it. Only name, n, min and max of grids are used. */
+pv_status pv_xdmf_write(pv_ctx *ctx, const char *path, const char *h5_name,
+                        const pv_h5_grid *grids, size_t ngrids);
+
+#endif /* PVOX_H5_H */

@@ -1,0 +1,56 @@
+/*
+ * io/h5 private: helpers shared by h5_write.c, h5_read.c and h5_common.c.
+ */
+#ifndef PV_IO_H5_INT_H
+#define PV_IO_H5_INT_H
+
+#include <hdf5.h>
+
+#include "pvox/h5.h"
+
+#define PV_H5_GROUP "/grids"
+
+/* Attribute names (README "Checkpoint files"). */
+#define PV_H5_ATTR_FORMAT "pvox_format"
+#define PV_H5_ATTR_VERSION "pvox_version"
+#define PV_H5_ATTR_CREATED "created"
+#define PV_H5_ATTR_SCRIPT "script"
+#define PV_H5_ATTR_SIZE "size"
+extern const char *const pv_h5_range_attr[3]; /* "vxrange", "vyrange", "vzrange" */
+
+/* Silence HDF5's own error printing (we report through pv_err). Call at every entry. */
+void pv_h5_quiet(void);
+/* The most specific message on HDF5's current error stack ("" if none), into buf. */
+void pv_h5_last_error(char *buf, size_t len);
+
+/* Keep the current error stack across cleanup calls (any HDF5 call clears it):
+ * `hid_t e = pv_h5_err_save(); H5Sclose(...); pv_h5_err_restore(e);` */
+hid_t pv_h5_err_save(void);
+void pv_h5_err_restore(hid_t saved);
+
+/* File access list: MPI-IO over ctx->comm, metadata operations collective, collective
+ * buffering off unless `aggregate` (see make_hints in h5_common.c). <0 on error. */
+hid_t pv_h5_fapl(pv_ctx *ctx, bool aggregate);
+
+/* Move planes [z0, z1) of an n³ float dataset between `dset` and buf, collectively, in
+ * calls of at most max_io bytes per rank; every rank makes the same number of calls.
+ * Collective; the status is agreed after every call (ranks stop together). stats
+ * accumulates this rank's calls, bytes, io time and io mode. */
+pv_status pv_h5_transfer(pv_ctx *ctx, hid_t dset, bool write, int64_t n, int64_t z0,
+                         int64_t z1, float *buf, size_t max_io, const char *path,
+                         const char *name, pv_h5_stats *stats);
+
+/* Start/finish a stats record: begin zeroes it and notes the time; end reduces times
+ * (max), bytes (sum) and the collective flag (and) over ranks. Collective (end). */
+void pv_h5_stats_begin(pv_ctx *ctx, pv_h5_stats *st);
+void pv_h5_stats_end(pv_ctx *ctx, pv_h5_stats *st, double t0);
+
+/* The file system holding `path` (its directory) is full / has *avail bytes free for
+ * unprivileged writes (false if statvfs fails). */
+bool pv_h5_dir_full(const char *path);
+bool pv_h5_dir_space(const char *path, uint64_t *avail);
+
+/* True if `name` can be a link under /grids: non-empty, no '/', not "." or "..". */
+bool pv_h5_name_ok(const char *name);
+
+#endif

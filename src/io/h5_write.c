@@ -1,0 +1,523 @@
+/*
+ * io/h5_write: pv_h5_save_all, the collective checkpoint writer (layout in pvox/h5.h).
+ *
+ * Order of work, with an agreement after each step so no rank waits alone in a
+ * collective: check the descriptors; rank 0 checks the directory and picks the
+ * temporary name and the creation time (broadcast); create the temporary file (MPI-IO);
+ * root attributes; per grid: dataset + attributes, then the collective plane transfer;
+ * close; every rank fsyncs the temporary file (delayed-allocation file systems report a
+ * full disk only here); rank 0 writes the sidecar to its own temporary name; rank 0
+ * renames both into place and syncs the directory. Any failure: close, rank 0 removes
+ * the temporary files, and the old checkpoint (if any) is untouched.
+ */
+#include "h5_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Names shared by all ranks for one save. */
+typedef struct save_names {
+    char *tmp;       /* "<path>.tmp.<pid>" */
+    char *xmf;       /* sidecar, or NULL */
+    char *xmf_tmp;   /* "<xmf>.tmp.<pid>", or NULL */
+    char *created;   /* "2026-12-03T07:30:00Z" */
+} save_names;
+
+static void names_free(save_names *nm)
+{
+    free(nm->tmp);
+    free(nm->xmf);
+    free(nm->xmf_tmp);
+    free(nm->created);
+}
+
+/* ---- checks ------------------------------------------------------------------------ */
+
+static pv_status check_grids(pv_ctx *ctx, const char *path, const pv_h5_grid *g, size_t ng)
+{
+    if (ng == 0)
+        return pv_err(ctx, PV_ERANGE, "%s: no grids to save", path);
+    for (size_t k = 0; k < ng; k++) {
+        if (!pv_h5_name_ok(g[k].name))
+            return pv_err(ctx, PV_ERANGE, "%s: '%s' cannot be a grid name in HDF5", path,
+                          g[k].name ? g[k].name : "");
+        if (g[k].n < 2 || g[k].z0 < 0 || g[k].z1 < g[k].z0 || g[k].z1 > g[k].n ||
+            (g[k].z1 > g[k].z0 && !g[k].slab))
+            return pv_err(ctx, PV_ERANGE, "%s: bad slab for grid %s", path, g[k].name);
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(g[j].name, g[k].name) == 0)
+                return pv_err(ctx, PV_ERANGE, "%s: grid %s given twice", path, g[k].name);
+    }
+    return PV_OK;
+}
+
+/* Collective: the ranks' slabs of each grid must add up to n planes. */
+static pv_status check_tiling(pv_ctx *ctx, const char *path, const pv_h5_grid *g, size_t ng)
+{
+    long long *sum = malloc(ng * sizeof *sum);
+    pv_status st = PV_OK;
+    if (!sum)
+        st = pv_err(ctx, PV_ENOMEM, "out of memory");
+    if (pv_status_agree(ctx, st) != PV_OK) {
+        free(sum);
+        return ctx->err_code;
+    }
+    for (size_t k = 0; k < ng; k++)
+        sum[k] = g[k].z1 - g[k].z0;
+    MPI_Allreduce(MPI_IN_PLACE, sum, (int)ng, MPI_LONG_LONG, MPI_SUM, ctx->comm);
+    for (size_t k = 0; k < ng && st == PV_OK; k++)
+        if (sum[k] != g[k].n)
+            st = pv_err(ctx, PV_EINTERNAL, "%s: the slabs of grid %s cover %lld of %lld planes",
+                        path, g[k].name, sum[k], (long long)g[k].n);
+    free(sum);
+    return st;
+}
+
+/* Bytes the file will take: voxels, plus metadata, plus alignment padding (see
+ * pv_h5_fapl: datasets of 16 MiB and more start on a 1 MiB boundary). */
+static uint64_t file_bytes(const pv_h5_grid *g, size_t ng)
+{
+    uint64_t total = (uint64_t)64 << 10;
+    for (size_t k = 0; k < ng; k++) {
+        uint64_t n = (uint64_t)g[k].n, data = n * n * n * sizeof(float);
+        total += data + (data >= ((uint64_t)16 << 20) ? ((uint64_t)1 << 20) : 4096);
+    }
+    return total;
+}
+
+static pv_status check_space(pv_ctx *ctx, const char *path, const pv_h5_grid *g, size_t ng)
+{
+    uint64_t avail, need = file_bytes(g, ng);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (uint64_t)rl.rlim_cur < need)
+        return pv_err(ctx, PV_EIO,
+                      "%s: the checkpoint needs %.1f MiB, more than the file size limit of "
+                      "%.1f MiB (ulimit -f)", path, (double)need / 1048576.0,
+                      (double)rl.rlim_cur / 1048576.0);
+    if (!pv_h5_dir_space(path, &avail) || avail >= need)
+        return PV_OK;
+    return pv_err(ctx, PV_EIO,
+                  "%s: no space left on device: the checkpoint needs %.1f MiB, %.1f MiB free "
+                  "(an old file is replaced only once the new one is complete)",
+                  path, (double)need / 1048576.0, (double)avail / 1048576.0);
+}
+
+/* Rank 0: the directory must exist and be writable, and neither the file nor its
+ * sidecar may be a directory (found now, not when renaming at the end). */
+static pv_status check_target(pv_ctx *ctx, const char *path, const char *xmf)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return pv_err(ctx, PV_EIO, "%s: is a directory", path);
+    if (xmf && stat(xmf, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return pv_err(ctx, PV_EIO, "%s: is a directory", xmf);
+    char *dir = strdup(path);
+    if (!dir)
+        return pv_err(ctx, PV_ENOMEM, "out of memory");
+    char *slash = strrchr(dir, '/');
+    const char *d = ".";
+    if (slash) {
+        slash[slash == dir ? 1 : 0] = '\0';
+        d = dir;
+    }
+    pv_status st = PV_OK;
+    if (access(d, W_OK | X_OK) != 0)
+        st = pv_err(ctx, PV_EIO, "%s: cannot write in directory '%s': %s", path, d,
+                    strerror(errno));
+    free(dir);
+    return st;
+}
+
+/* ---- names ------------------------------------------------------------------------- */
+
+static char *utc_now(void)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    char buf[32];
+    if (!gmtime_r(&t, &tm) || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        snprintf(buf, sizeof buf, "unknown");
+    return strdup(buf);
+}
+
+/* Collective: rank 0 checks the target (and the free space) and chooses the temporary name suffix and the
+ * creation time; every rank gets the same names. */
+static pv_status make_names(pv_ctx *ctx, const char *path, const pv_h5_grid *g, size_t ng,
+                            const pv_h5_opts *o, save_names *nm)
+{
+    bool xdmf = !o->no_xdmf;
+    memset(nm, 0, sizeof *nm);
+    char *blob = NULL; /* "<pid>\n<created>" from rank 0 */
+    size_t len = 0;
+    pv_status st = PV_OK;
+    if (ctx->rank == 0) {
+        char *xmf = xdmf ? pv_h5_xdmf_path(path) : NULL;
+        st = check_target(ctx, path, xmf);
+        free(xmf);
+        if (st == PV_OK && !o->skip_space_check)
+            st = check_space(ctx, path, g, ng);
+        char *now = utc_now();
+        blob = now ? pv_asprintf("%ld\n%s", (long)getpid(), now) : NULL;
+        free(now);
+        if (st == PV_OK && !blob)
+            st = pv_err(ctx, PV_ENOMEM, "out of memory");
+        len = blob ? strlen(blob) : 0;
+    }
+    if ((st = pv_status_agree(ctx, st)) != PV_OK) {
+        free(blob);
+        return st;
+    }
+    if ((st = pv_bcast_bytes(ctx, &blob, &len)) != PV_OK) {
+        if (ctx->rank == 0)
+            free(blob);
+        return st;
+    }
+    char *nl = strchr(blob, '\n');
+    if (nl)
+        *nl = '\0';
+    nm->tmp = pv_asprintf("%s.tmp.%s", path, blob);
+    nm->created = strdup(nl ? nl + 1 : "");
+    if (xdmf) {
+        nm->xmf = pv_h5_xdmf_path(path);
+        nm->xmf_tmp = nm->xmf ? pv_asprintf("%s.tmp.%s", nm->xmf, blob) : NULL;
+    }
+    free(blob);
+    st = PV_OK;
+    if (!nm->tmp || !nm->created || (xdmf && !nm->xmf_tmp))
+        st = pv_err(ctx, PV_ENOMEM, "out of memory");
+    return pv_status_agree(ctx, st);
+}
+
+/* ---- attributes -------------------------------------------------------------------- */
+
+static herr_t attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
+                         hsize_t dim, const void *val)
+{
+    hid_t space = rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
+    if (space < 0)
+        return -1;
+    hid_t a = H5Acreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, mtype, val);
+    hid_t e = rc < 0 ? pv_h5_err_save() : -1;
+    if (a >= 0 && H5Aclose(a) < 0)
+        rc = -1;
+    H5Sclose(space);
+    pv_h5_err_restore(e);
+    return rc;
+}
+
+static herr_t attr_string(hid_t loc, const char *name, const char *value)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    herr_t rc = H5Tset_size(t, strlen(value) + 1);
+    if (rc >= 0)
+        rc = H5Tset_strpad(t, H5T_STR_NULLTERM);
+    if (rc >= 0)
+        rc = attr_write(loc, name, t, t, 0, 0, value);
+    H5Tclose(t);
+    return rc;
+}
+
+static herr_t root_attrs(hid_t file, const save_names *nm, const char *script)
+{
+    int format = PV_H5_FORMAT_VERSION;
+    if (attr_write(file, PV_H5_ATTR_FORMAT, H5T_STD_I32LE, H5T_NATIVE_INT, 0, 0, &format) < 0 ||
+        attr_string(file, PV_H5_ATTR_VERSION, PV_VERSION_STRING) < 0 ||
+        attr_string(file, PV_H5_ATTR_CREATED, nm->created) < 0 ||
+        attr_string(file, PV_H5_ATTR_SCRIPT, script ? script : "") < 0)
+        return -1;
+    return 0;
+}
+
+static herr_t grid_attrs(hid_t dset, const pv_h5_grid *g)
+{
+    for (int a = 0; a < 3; a++) {
+        double r[2] = {g->min[a], g->max[a]};
+        if (attr_write(dset, pv_h5_range_attr[a], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, 2, r) < 0)
+            return -1;
+    }
+    long long n = g->n;
+    return attr_write(dset, PV_H5_ATTR_SIZE, H5T_STD_I64LE, H5T_NATIVE_LLONG, 0, 0, &n);
+}
+
+/* ---- datasets ---------------------------------------------------------------------- */
+
+/* /grids, tracking creation order so a load sees the grids in the order they were saved. */
+static hid_t make_group(hid_t file)
+{
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    if (gcpl < 0)
+        return -1;
+    hid_t grp = -1;
+    if (H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0)
+        grp = H5Gcreate2(file, PV_H5_GROUP, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+    hid_t e = grp < 0 ? pv_h5_err_save() : -1;
+    H5Pclose(gcpl);
+    pv_h5_err_restore(e);
+    return grp;
+}
+
+/* Contiguous, no filters, allocated at creation, never filled (every voxel is written). */
+static hid_t make_dataset(hid_t grp, const pv_h5_grid *g)
+{
+    hsize_t dims[3] = {(hsize_t)g->n, (hsize_t)g->n, (hsize_t)g->n};
+    hid_t space = H5Screate_simple(3, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    hid_t dset = -1;
+    if (space >= 0 && dcpl >= 0 && H5Pset_layout(dcpl, H5D_CONTIGUOUS) >= 0 &&
+        H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) >= 0 &&
+        H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) >= 0)
+        dset = H5Dcreate2(grp, g->name, H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    hid_t e = dset < 0 ? pv_h5_err_save() : -1;
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    pv_h5_err_restore(e);
+    return dset;
+}
+
+static pv_status hdf5_fail(pv_ctx *ctx, pv_status code, const char *path, const char *what)
+{
+    char why[256];
+    pv_h5_last_error(why, sizeof why);
+    return pv_err(ctx, code, "%s: %s%s%s", path, what, why[0] ? ": " : "", why);
+}
+
+/* Collective: one grid's dataset (allocated now: early allocation) and attributes. */
+static pv_status create_grid(pv_ctx *ctx, const char *path, hid_t grp, const pv_h5_grid *g,
+                             hid_t *dset)
+{
+    pv_status st = PV_OK;
+    *dset = make_dataset(grp, g);
+    if (*dset < 0)
+        st = hdf5_fail(ctx, PV_EIO, path, "cannot create the dataset");
+    else if (grid_attrs(*dset, g) < 0)
+        st = hdf5_fail(ctx, PV_EHDF5, path, "cannot write attributes");
+    return pv_status_agree(ctx, st);
+}
+
+/* Rank 0: reserve the file's blocks before any voxel is written. A full disk then shows
+ * up here, cleanly, instead of inside a collective write: Open MPI 4.1's OMPIO reported
+ * an ENOSPC met by an aggregator during a collective write as success (seen at 3 ranks
+ * on a full tmpfs), which would publish a checkpoint with holes. posix_fallocate
+ * allocates extents without writing them on ext4, xfs and tmpfs; elsewhere glibc
+ * emulates it, or it is refused (EINVAL, EOPNOTSUPP) and we go on unreserved. */
+static pv_status reserve_space(pv_ctx *ctx, const char *path, const char *tmp,
+                               const hid_t *dset, size_t ng)
+{
+    /* the end of the last dataset's storage (metadata after it is small) */
+    uint64_t end = 0;
+    for (size_t k = 0; k < ng; k++) {
+        haddr_t off = H5Dget_offset(dset[k]);
+        if (off == HADDR_UNDEF)
+            return hdf5_fail(ctx, PV_EHDF5, path, "cannot locate a dataset in the file");
+        uint64_t e = (uint64_t)off + (uint64_t)H5Dget_storage_size(dset[k]);
+        if (e > end)
+            end = e;
+    }
+    int fd = open(tmp, O_WRONLY);
+    if (fd < 0)
+        return pv_err(ctx, PV_EIO, "%s: cannot open '%s': %s", path, tmp, strerror(errno));
+    int rc = posix_fallocate(fd, 0, (off_t)end);
+    close(fd);
+    if (rc == 0 || rc == EINVAL || rc == EOPNOTSUPP)
+        return PV_OK;
+    if (rc == ENOSPC || rc == EFBIG)
+        return pv_err(ctx, PV_EIO, "%s: %s: cannot reserve %.1f MiB for the file", path,
+                      rc == ENOSPC ? "no space left on device" : "file too large",
+                      (double)end / 1048576.0);
+    return pv_err(ctx, PV_EIO, "%s: cannot reserve %.1f MiB for the file: %s", path,
+                  (double)end / 1048576.0, strerror(rc));
+}
+
+/* Collective: datasets and attributes of every grid, the space reserved, then the voxels. */
+static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t grp,
+                             const save_names *nm, const pv_h5_grid *grids, size_t ng,
+                             const pv_h5_opts *o, pv_h5_stats *stats)
+{
+    hid_t *dset = malloc(ng * sizeof *dset);
+    pv_status st = pv_status_agree(ctx, dset ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory"));
+    if (st != PV_OK)
+        return st;
+    size_t made = 0;
+    for (; made < ng && st == PV_OK; made++)
+        st = create_grid(ctx, path, grp, &grids[made], &dset[made]);
+    if (st == PV_OK)
+        st = pv_status_agree(ctx, ctx->rank == 0 ? reserve_space(ctx, path, nm->tmp, dset, ng)
+                                                 : PV_OK);
+    for (size_t k = 0; k < ng && st == PV_OK; k++)
+        st = pv_h5_transfer(ctx, dset[k], true, grids[k].n, grids[k].z0, grids[k].z1,
+                            (float *)grids[k].slab, o->max_io_bytes, path, grids[k].name, stats);
+    for (size_t k = 0; k < made; k++)
+        if (dset[k] >= 0 && H5Dclose(dset[k]) < 0 && st == PV_OK)
+            st = hdf5_fail(ctx, PV_EIO, path, "cannot close the dataset");
+    free(dset);
+    return pv_status_agree(ctx, st);
+}
+
+/* After a failed write (every rank has returned from it: the failure was agreed), give
+ * the space of the doomed temporary file back before H5Fclose flushes its metadata: on a
+ * full disk that flush could fail too, and when H5Fclose fails HDF5 1.10 leaves a
+ * half-destroyed file object that crashes the library's own clean-up at MPI_Finalize
+ * (seen with a file size limit). The metadata lands in a sparse file removed right after. */
+static void free_space(const char *tmp)
+{
+    if (truncate(tmp, 0) != 0) {
+        /* nothing more to do: the file is removed after the close anyway */
+    }
+}
+
+/* Collective: create the temporary file and write everything into it, then close it. */
+static pv_status write_file(pv_ctx *ctx, const char *path, const save_names *nm,
+                            const pv_h5_grid *grids, size_t ng, const pv_h5_opts *o,
+                            pv_h5_stats *stats)
+{
+    pv_status st = PV_OK;
+    hid_t fapl = pv_h5_fapl(ctx, o->aggregate);
+    hid_t file = fapl < 0 ? -1 : H5Fcreate(nm->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (file < 0) /* before the next HDF5 call clears the error stack */
+        st = hdf5_fail(ctx, PV_EIO, path, "cannot create the file");
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if ((st = pv_status_agree(ctx, st)) != PV_OK)
+        return st;
+    hid_t grp = -1;
+    if (root_attrs(file, nm, o->script) < 0)
+        st = hdf5_fail(ctx, PV_EIO, path, "cannot write attributes");
+    else if ((grp = make_group(file)) < 0)
+        st = hdf5_fail(ctx, PV_EIO, path, "cannot create " PV_H5_GROUP);
+    st = pv_status_agree(ctx, st);
+    if (st == PV_OK)
+        st = write_grids(ctx, path, grp, nm, grids, ng, o, stats);
+    if (grp >= 0 && H5Gclose(grp) < 0 && st == PV_OK)
+        st = hdf5_fail(ctx, PV_EIO, path, "cannot close " PV_H5_GROUP);
+    if (st != PV_OK && ctx->rank == 0)
+        free_space(nm->tmp);
+    /* closing flushes metadata: with a full disk it can be the first call to fail */
+    if (H5Fclose(file) < 0 && st == PV_OK)
+        st = hdf5_fail(ctx, PV_EIO, path, "cannot write the file");
+    return pv_status_agree(ctx, st);
+}
+
+/* ---- finishing --------------------------------------------------------------------- */
+
+/* fsync a file (or directory) by name; ENOSPC and EIO of delayed writes show up here. */
+static int sync_path(const char *p)
+{
+    int fd = open(p, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc;
+}
+
+/* Collective: every rank flushes what it wrote (on a parallel file system each node's
+ * cache holds its own part). */
+static pv_status sync_all(pv_ctx *ctx, const char *path, const save_names *nm)
+{
+    pv_status st = PV_OK;
+    if (sync_path(nm->tmp) != 0)
+        st = pv_err(ctx, PV_EIO, "%s: cannot write the file: %s", path, strerror(errno));
+    return pv_status_agree(ctx, st);
+}
+
+/* Rank 0: write the sidecar under its temporary name and flush it. */
+static pv_status write_sidecar(pv_ctx *ctx, const char *path, const save_names *nm,
+                               const pv_h5_grid *grids, size_t ng)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    pv_status st = pv_xdmf_write(ctx, nm->xmf_tmp, base, grids, ng);
+    if (st == PV_OK && sync_path(nm->xmf_tmp) != 0)
+        st = PV_EIO;
+    if (st != PV_OK) {
+        int e = errno;
+        pv_err_clear(ctx); /* name the sidecar, not its temporary name */
+        st = pv_err(ctx, PV_EIO, "%s: cannot write: %s", nm->xmf, strerror(e));
+    }
+    return st;
+}
+
+static void sync_dir_of(const char *path)
+{
+    char *dir = strdup(path);
+    if (!dir)
+        return;
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        slash[slash == dir ? 1 : 0] = '\0';
+    (void)sync_path(slash ? dir : "."); /* best effort: not every file system allows it */
+    free(dir);
+}
+
+/* Rank 0: move the finished files into place (checkpoint first: it is what matters). */
+static pv_status publish(pv_ctx *ctx, const char *path, const save_names *nm)
+{
+    if (rename(nm->tmp, path) != 0)
+        return pv_err(ctx, PV_EIO, "%s: cannot rename '%s' into place: %s", path, nm->tmp,
+                      strerror(errno));
+    pv_status st = PV_OK;
+    if (nm->xmf && rename(nm->xmf_tmp, nm->xmf) != 0)
+        st = pv_err(ctx, PV_EIO, "%s: cannot rename '%s' into place: %s", nm->xmf,
+                    nm->xmf_tmp, strerror(errno));
+    sync_dir_of(path);
+    return st;
+}
+
+pv_status pv_h5_save_all(pv_ctx *ctx, const char *path, const pv_h5_grid *grids,
+                         size_t ngrids, const pv_h5_opts *opt, pv_h5_stats *stats)
+{
+    pv_h5_opts o = {0};
+    if (opt)
+        o = *opt;
+    pv_h5_stats local;
+    if (!stats)
+        stats = &local;
+    pv_h5_quiet();
+    pv_h5_stats_begin(ctx, stats);
+    double t0 = MPI_Wtime();
+    save_names nm = {0};
+    pv_status st = pv_status_agree(ctx, check_grids(ctx, path, grids, ngrids));
+    if (st == PV_OK)
+        st = check_tiling(ctx, path, grids, ngrids);
+    if (st == PV_OK)
+        st = make_names(ctx, path, grids, ngrids, &o, &nm);
+    bool created = st == PV_OK;
+    double t1 = MPI_Wtime();
+    if (st == PV_OK)
+        st = write_file(ctx, path, &nm, grids, ngrids, &o, stats);
+    double t2 = MPI_Wtime();
+    if (st == PV_OK)
+        st = sync_all(ctx, path, &nm);
+    pv_log(ctx, PV_LOG_DEBUG, "h5", "vsave %s: prepare %.3f s, write %.3f s (transfers %.3f s), "
+           "fsync %.3f s", path, t1 - t0, t2 - t1, stats->io_seconds, MPI_Wtime() - t2);
+    if (st == PV_OK && nm.xmf) {
+        pv_status s0 = ctx->rank == 0 ? write_sidecar(ctx, path, &nm, grids, ngrids) : PV_OK;
+        st = pv_status_agree(ctx, s0);
+    }
+    if (st == PV_OK)
+        st = pv_status_agree(ctx, ctx->rank == 0 ? publish(ctx, path, &nm) : PV_OK);
+    if (st != PV_OK && created && ctx->rank == 0) {
+        /* every rank has closed the file (the last step agreed); after a rename these
+         * names are gone and unlink does nothing */
+        unlink(nm.tmp);
+        if (nm.xmf_tmp)
+            unlink(nm.xmf_tmp);
+    }
+    names_free(&nm);
+    pv_h5_stats_end(ctx, stats, t0);
+    return st;
+}

@@ -1,0 +1,749 @@
+/*
+ * The frame display list: gnuplot 5.4's 3D graph box, tics, labels, key and colour box as
+ * lines, texts, markers and a gradient in terminal units (pv_frame_build).
+ *
+ * Geometry (gnuplot's draw_3d_graphbox / tick callbacks / do_3dkey_layout /
+ * draw_color_smooth_box, checked against svg coordinates in tests/render/test_layout.c):
+ * - border: base edges at the xyplane, verticals floor..ceiling, top edges; the edges
+ *   touching the back corner (and the left/right verticals) are BACK, the others FRONT.
+ * - x/y tics: marks along the front (or back, seen from below) base edges; a mark runs
+ *   towards the opposite edge for v_tic (x) / h_tic (y) times the tic scale, measured with
+ *   the unit vector (opposite - edge) / xyscaler in view space; labels sit one character
+ *   (h_char across, v_char up/down) the other way, centred unless the edge runs nearly
+ *   horizontally. z tics: h_tic to the right at the left vertical, labels 2 h_tic left,
+ *   right-aligned. Tics are drawn with the back layer when rot_x <= 90, else the front.
+ * - axis labels: 10 h_tic beyond the middle of the x/y tic edge; zlabel 7 h_char left of
+ *   the middle of the left vertical. Title centred over the plot bounds, at
+ *   top + title_lines * h_char.
+ * - key: entries of v_char (x spacing) in a column right-aligned h_tic inside the top
+ *   right corner; text right-justified one h_char left of a sample 4 h_char + h_tic long.
+ * - colour box: x from xmiddle + 0.709 xscaler to + 0.778 xscaler, y from ymiddle - 0.147
+ *   yscaler to + 0.497 yscaler, filled with 128 bands (see gradient()), framed, tics h_tic
+ *   inwards on both
+ *   sides, labels h_char right of the box.
+ * gnuplot truncates terminal coordinates to integers; so does this file.
+ */
+#include "pvox/view.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CBOX_STEPS 128 /* gnuplot's smooth colour box: 128 bands */
+
+typedef struct vtx {
+    double x, y, z; /* normalised view coordinates */
+} vtx;
+
+/* ---- the item list ----------------------------------------------------------------- */
+
+static pv_fitem *add_item(pv_frame *f, pv_fitem_kind kind, pv_frame_layer layer)
+{
+    if (f->failed) return NULL;
+    if (f->n == f->cap) {
+        int cap = f->cap ? 2 * f->cap : 64;
+        pv_fitem *p = realloc(f->items, (size_t)cap * sizeof *p);
+        if (!p) {
+            f->failed = true;
+            return NULL;
+        }
+        f->items = p;
+        f->cap = cap;
+    }
+    pv_fitem *it = &f->items[f->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->layer = layer;
+    it->lw = 1.0;
+    return it;
+}
+
+static void add_line(pv_frame *f, pv_frame_layer layer, int x1, int y1, int x2, int y2,
+                     uint32_t argb, double lw)
+{
+    pv_fitem *it = add_item(f, PV_FI_PATH, layer);
+    if (!it) return;
+    it->n = 2;
+    it->x[0] = x1;
+    it->y[0] = y1;
+    it->x[1] = x2;
+    it->y[1] = y2;
+    it->argb = argb;
+    it->lw = lw;
+}
+
+static void add_text(pv_frame *f, pv_frame_layer layer, int x, int y, const char *text,
+                     pv_just just, uint32_t argb)
+{
+    if (!text || !*text) return;
+    pv_fitem *it = add_item(f, PV_FI_TEXT, layer);
+    if (!it) return;
+    size_t len = strlen(text);
+    it->text = malloc(len + 1);
+    if (!it->text) {
+        f->n--;
+        f->failed = true;
+        return;
+    }
+    memcpy(it->text, text, len + 1);
+    it->n = 1;
+    it->x[0] = x;
+    it->y[0] = y;
+    it->just = just;
+    it->argb = argb;
+}
+
+/* gnuplot's write_multiline: lines go down by v_char from (x, y); a vertically centred
+ * block is first moved up by half its extra lines. */
+static void add_multiline(pv_frame *f, pv_frame_layer layer, int x, int y, const char *text,
+                          pv_just just, bool vcentre, uint32_t argb)
+{
+    if (!text) return;
+    int lines = 0;
+    for (const char *p = text; *p; p++)
+        if (*p == '\n') lines++;
+    if (vcentre) y += lines * f->term.v_char / 2;
+    const char *s = text;
+    char buf[1024];
+    for (;;) {
+        const char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len >= sizeof buf) len = sizeof buf - 1;
+        memcpy(buf, s, len);
+        buf[len] = '\0';
+        add_text(f, layer, x, y, buf, just, argb);
+        if (!e) break;
+        s = e + 1;
+        y -= f->term.v_char;
+    }
+}
+
+/* ---- view helpers ------------------------------------------------------------------ */
+
+static vtx map(const pv_view3d *v, double x, double y, double z)
+{
+    vtx r;
+    pv_view_map(v, x, y, z, &r.x, &r.y, &r.z);
+    return r;
+}
+
+/* Line end points: centre + view * scaler truncated to an integer (the sum, measured:
+ * it makes our border and tic lines pixel-identical to pngcairo's). */
+static void termcoord(const pv_view3d *v, vtx a, int *x, int *y)
+{
+    *x = (int)(a.x * v->xscaler + v->xmiddle);
+    *y = (int)(a.y * v->yscaler + v->ymiddle);
+}
+
+/* Text anchors: gnuplot's TERMCOORD truncates the product, then adds the centre (differs
+ * from the above by one unit for negative products; measured on a label whose baseline
+ * falls on half a pixel). */
+static void termcoord_label(const pv_view3d *v, vtx a, int *x, int *y)
+{
+    *x = (int)(a.x * v->xscaler) + v->xmiddle;
+    *y = (int)(a.y * v->yscaler) + v->ymiddle;
+}
+
+static void line3d(pv_frame *f, const pv_view3d *v, pv_frame_layer layer, vtx a, vtx b,
+                   const pv_frame_spec *s)
+{
+    int x1, y1, x2, y2;
+    termcoord(v, a, &x1, &y1);
+    termcoord(v, b, &x2, &y2);
+    add_line(f, layer, x1, y1, x2, y2, s->border_rgb, s->border_lw * f->term.linewidth);
+}
+
+/* ---- border ------------------------------------------------------------------------ */
+
+static void border(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
+{
+    int b = s->border;
+    if (!b) return;
+    pv_frame_layer L = front ? PV_FRAME_FRONT : PV_FRAME_BACK;
+    vtx bl = map(v, v->zaxis_x, v->zaxis_y, v->base_z);
+    vtx bb = map(v, v->back_x, v->back_y, v->base_z);
+    vtx br = map(v, v->right_x, v->right_y, v->base_z);
+    vtx bf = map(v, v->front_x, v->front_y, v->base_z);
+    vtx fl = map(v, v->zaxis_x, v->zaxis_y, v->floor_z);
+    vtx fb = map(v, v->back_x, v->back_y, v->floor_z);
+    vtx fr = map(v, v->right_x, v->right_y, v->floor_z);
+    vtx ff = map(v, v->front_x, v->front_y, v->floor_z);
+    vtx tl = map(v, v->zaxis_x, v->zaxis_y, v->ceiling_z);
+    vtx tb = map(v, v->back_x, v->back_y, v->ceiling_z);
+    vtx tr = map(v, v->right_x, v->right_y, v->ceiling_z);
+    vtx tf = map(v, v->front_x, v->front_y, v->ceiling_z);
+    if (front) {
+        if (b & 4) line3d(f, v, L, br, bf, s);
+        if (b & 1) line3d(f, v, L, bl, bf, s);
+        if (b & 0x80) line3d(f, v, L, ff, tf, s);
+        if (b & 0x400) line3d(f, v, L, tl, tf, s);
+        if (b & 0x800) line3d(f, v, L, tr, tf, s);
+    } else {
+        if (b & 2) line3d(f, v, L, bl, bb, s);
+        if (b & 8) line3d(f, v, L, br, bb, s);
+        if (b & 0x10) line3d(f, v, L, fl, tl, s);
+        if (b & 0x20) line3d(f, v, L, fb, tb, s);
+        if (b & 0x40) line3d(f, v, L, fr, tr, s);
+        if (b & 0x100) line3d(f, v, L, tl, tb, s);
+        if (b & 0x200) line3d(f, v, L, tr, tb, s);
+    }
+}
+
+/* ---- x / y tics and labels --------------------------------------------------------- */
+
+typedef struct edge_axis {
+    int which;          /* PV_FAX_X or PV_FAX_Y */
+    vtx unit;           /* tic unit vector (view space per terminal unit) */
+    double other_end;   /* the opposite edge's y (x axis) or x (y axis) */
+} edge_axis;
+
+static vtx axis_point(const pv_view3d *v, int which, double place, double across)
+{
+    return which == PV_FAX_X ? map(v, place, across, v->base_z)
+                             : map(v, across, place, v->base_z);
+}
+
+static edge_axis edge_setup(const pv_view3d *v, int which)
+{
+    edge_axis e;
+    e.which = which;
+    double edge = which == PV_FAX_X ? v->xaxis_y : v->yaxis_x;
+    e.other_end = which == PV_FAX_X ? v->ymin + v->ymax - edge : v->xmin + v->xmax - edge;
+    double mid = which == PV_FAX_X ? (v->xmax + v->xmin) / 2.0 : (v->ymax + v->ymin) / 2.0;
+    vtx a = axis_point(v, which, mid, edge), b = axis_point(v, which, mid, e.other_end);
+    e.unit.x = (b.x - a.x) / v->xyscaler;
+    e.unit.y = (b.y - a.y) / v->xyscaler;
+    e.unit.z = (b.z - a.z) / v->xyscaler;
+    return e;
+}
+
+static vtx offset(vtx a, vtx u, double k)
+{
+    vtx r = {a.x + u.x * k, a.y + u.y * k, a.z + u.z * k};
+    return r;
+}
+
+static pv_just edge_just(const pv_view3d *v, const edge_axis *e)
+{
+    double d = e->unit.x * v->xscaler;
+    if (d < -0.9) return PV_JUST_LEFT;
+    if (d < 0.9) return PV_JUST_CENTRE;
+    return PV_JUST_RIGHT;
+}
+
+static void edge_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, int which,
+                      pv_frame_layer L)
+{
+    const pv_frame_axis *ax = &s->axis[which];
+    if (!ax->tics) return;
+    const pv_termdim *t = &f->term;
+    edge_axis e = edge_setup(v, which);
+    double edge = which == PV_FAX_X ? v->xaxis_y : v->yaxis_x;
+    double sign = ax->tic_in ? 1.0 : -1.0;
+    double len = ax->ticscale * sign * (which == PV_FAX_X ? t->v_tic : t->h_tic);
+    pv_just just = edge_just(v, &e);
+    for (int i = 0; i < ax->ntics; i++) {
+        double place = ax->tic_pos[i];
+        vtx v1 = axis_point(v, which, place, edge);
+        line3d(f, v, L, v1, offset(v1, e.unit, len), s);
+        if (ax->mirror) {
+            vtx v3 = axis_point(v, which, place, e.other_end);
+            line3d(f, v, L, v3, offset(v3, e.unit, -len), s);
+        }
+        const char *text = ax->tic_text ? ax->tic_text[i] : NULL;
+        if (!text) continue;
+        vtx v2 = v1;
+        v2.x -= e.unit.x * t->h_char;
+        v2.y -= e.unit.y * t->v_char;
+        if (!ax->tic_in) {
+            double out = which == PV_FAX_X ? t->v_tic : t->h_tic;
+            v2.x -= e.unit.x * out * ax->ticscale;
+            v2.y -= e.unit.y * t->v_tic * ax->ticscale;
+        }
+        int x2, y2;
+        termcoord_label(v, v2, &x2, &y2);
+        add_multiline(f, L, x2, y2, text, just, false, 0);
+    }
+}
+
+/* Offset of a label in character units, as gnuplot rounds it. */
+static void label_offset(const pv_termdim *t, const double off[2], int *dx, int *dy)
+{
+    *dx = (int)(off[0] * t->h_char + (off[0] >= 0 ? 0.5 : -0.5));
+    *dy = (int)(off[1] * t->v_char + (off[1] >= 0 ? 0.5 : -0.5));
+}
+
+static void edge_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, int which)
+{
+    const pv_frame_axis *ax = &s->axis[which];
+    if (!ax->label || !*ax->label) return;
+    const pv_termdim *t = &f->term;
+    edge_axis e = edge_setup(v, which);
+    double edge = which == PV_FAX_X ? v->xaxis_y : v->yaxis_x;
+    double mid = which == PV_FAX_X ? (v->xmax + v->xmin) / 2.0 : (v->ymax + v->ymin) / 2.0;
+    vtx v1 = axis_point(v, which, mid, edge);
+    v1.x -= 10.0 * t->h_tic * e.unit.x;
+    v1.y -= 10.0 * t->h_tic * e.unit.y;
+    if (!ax->tic_in) {
+        double out = which == PV_FAX_X ? t->h_tic : t->v_tic;
+        v1.x -= e.unit.x * ax->ticscale * out;
+        v1.y -= e.unit.y * ax->ticscale * out;
+    }
+    int x1, y1, dx, dy;
+    termcoord_label(v, v1, &x1, &y1);
+    label_offset(t, ax->label_offset, &dx, &dy);
+    add_multiline(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, false, 0);
+}
+
+/* ---- z tics and label --------------------------------------------------------------- */
+
+static void z_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_frame_layer L)
+{
+    const pv_frame_axis *ax = &s->axis[PV_FAX_Z];
+    if (!ax->tics || v->rot_x == 0.0) return;
+    const pv_termdim *t = &f->term;
+    int len = (int)(ax->ticscale * (ax->tic_in ? 1 : -1) * t->h_tic);
+    for (int i = 0; i < ax->ntics; i++) {
+        double place = ax->tic_pos[i];
+        vtx v1 = map(v, v->zaxis_x, v->zaxis_y, place);
+        vtx v2 = v1;
+        v2.x += len / (double)v->xscaler;
+        line3d(f, v, L, v1, v2, s);
+        const char *text = ax->tic_text ? ax->tic_text[i] : NULL;
+        if (text) {
+            int x1, y1;
+            termcoord_label(v, v1, &x1, &y1);
+            x1 -= t->h_tic * 2;
+            if (!ax->tic_in) x1 -= (int)(t->h_tic * ax->ticscale);
+            add_multiline(f, L, x1, y1, text, PV_JUST_RIGHT, true, 0);
+        }
+        if (ax->mirror) {
+            vtx v3 = map(v, v->right_x, v->right_y, place);
+            vtx v4 = v3;
+            v4.x -= len / (double)v->xscaler;
+            line3d(f, v, L, v3, v4, s);
+        }
+    }
+}
+
+static void z_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
+{
+    const pv_frame_axis *ax = &s->axis[PV_FAX_Z];
+    if (!ax->label || !*ax->label) return;
+    const pv_termdim *t = &f->term;
+    vtx v1 = map(v, v->zaxis_x, v->zaxis_y, (v->zmax + v->zmin) / 2.0);
+    int x, y, dx, dy;
+    termcoord_label(v, v1, &x, &y);
+    x -= 7 * t->h_char;
+    label_offset(t, ax->label_offset, &dx, &dy);
+    add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, ax->label, PV_JUST_CENTRE, false, 0);
+}
+
+/* ---- key ----------------------------------------------------------------------------- */
+
+/* Characters of a UTF-8 string (gnuplot's estimate_strlen for plain text). */
+static int text_len(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80) n++;
+    return n;
+}
+
+typedef struct key_geom {
+    int count, rows, cols, max_len;
+    int sample_width, entry_height, col_width;
+    int sample_left, sample_right, text_left, text_right, size_left, size_right;
+    int point_offset, width, height;
+} key_geom;
+
+static void key_measure(const pv_frame_spec *s, const pv_termdim *t, int ybot, int ytop,
+                        key_geom *k)
+{
+    memset(k, 0, sizeof *k);
+    for (int i = 0; i < s->nkey; i++) {
+        const char *title = s->key[i].title;
+        if (!title || !*title) continue;
+        k->count++;
+        int len = text_len(title);
+        if (len > k->max_len) k->max_len = len;
+    }
+    double samplen = s->key_samplen;
+    double spacing = s->key_spacing > 0 ? s->key_spacing : 1.0;
+    k->sample_width = samplen >= 0 ? (int)(samplen * t->h_char + t->h_tic) : 0;
+    k->entry_height = (int)(t->v_tic * 1.25 * spacing);
+    if (k->entry_height < t->v_char) k->entry_height = (int)(t->v_char * spacing);
+    k->col_width = (k->max_len + 4) * t->h_char + k->sample_width;
+    k->rows = k->count;
+    k->cols = 1;
+    int fit = (ytop - ybot) / t->v_char - 1;
+    if (fit <= 0) fit = 1;
+    if (k->count > fit) {
+        k->cols = (k->count - 1) / fit + 1;
+        k->rows = (k->count - 1) / k->cols + 1;
+    }
+    if (s->key_reverse) {
+        k->sample_left = -k->sample_width;
+        k->sample_right = 0;
+        k->text_left = t->h_char;
+        k->text_right = t->h_char * (k->max_len + 1);
+        k->size_right = t->h_char * (k->max_len + 2);
+        k->size_left = t->h_char + k->sample_width;
+    } else {
+        k->sample_left = 0;
+        k->sample_right = k->sample_width;
+        k->text_left = -(t->h_char * (k->max_len + 1));
+        k->text_right = -t->h_char;
+        k->size_left = t->h_char * (k->max_len + 2);
+        k->size_right = t->h_char + k->sample_width;
+    }
+    k->point_offset = (k->sample_left + k->sample_right) / 2;
+    k->width = k->col_width * (k->cols - 1) + k->size_right + k->size_left;
+    k->height = k->entry_height * k->rows;
+}
+
+int pv_frame_key_reserve(const pv_frame_spec *s, const pv_termdim *t)
+{
+    if (!s->key_on || !s->key_outside) return 0;
+    key_geom k;
+    int ybot = (int)(t->v_char * 2.5 + 1);
+    int ytop = (int)(t->ymax - t->v_char * (pv_frame_title_lines(s->title) + 1.5) - 1);
+    key_measure(s, t, ybot, ytop, &k);
+    if (k.count == 0) return 0;
+    return k.col_width * k.cols - 2 * t->h_char;
+}
+
+static void key_sample(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
+                       const pv_key_entry *e, int xl, int yl)
+{
+    pv_fitem *it;
+    switch (e->sample) {
+    case PV_KS_POINT:
+        it = add_item(f, PV_FI_POINT, PV_FRAME_FRONT);
+        if (!it) return;
+        it->n = 1;
+        it->x[0] = xl + k->point_offset;
+        it->y[0] = yl;
+        it->pt = e->pt;
+        it->ps = e->ps * (s->pointsize > 0 ? s->pointsize : 1.0);
+        it->argb = e->argb;
+        it->lw = e->lw > 0 ? e->lw : 1.0;
+        break;
+    case PV_KS_LINE:
+        add_line(f, PV_FRAME_FRONT, xl + k->sample_left, yl, xl + k->sample_right, yl, e->argb,
+                 e->lw > 0 ? e->lw : 1.0);
+        break;
+    case PV_KS_BOX:
+        if (k->sample_right - k->sample_left <= 0) return;
+        it = add_item(f, PV_FI_BOX, PV_FRAME_FRONT);
+        if (!it) return;
+        it->n = 2;
+        it->x[0] = xl + k->sample_left;
+        it->y[0] = yl - k->entry_height / 4;
+        it->x[1] = it->x[0] + (k->sample_right - k->sample_left);
+        it->y[1] = it->y[0] + k->entry_height / 2;
+        it->argb = e->argb;
+        if (e->box_border) { /* gnuplot: four separate lines, not a closed path */
+            int xs[5] = {it->x[0], it->x[1], it->x[1], it->x[0], it->x[0]};
+            int ys[5] = {it->y[0], it->y[0], it->y[1], it->y[1], it->y[0]};
+            double lw = e->lw > 0 ? e->lw : 1.0;
+            for (int j = 0; j < 4; j++) {
+                add_line(f, PV_FRAME_FRONT, xs[j], ys[j], xs[j + 1], ys[j + 1], e->border_argb, lw);
+                if (!f->failed) f->items[f->n - 1].chain = j > 0;
+            }
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static void key(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
+{
+    if (!s->key_on) return;
+    const pv_termdim *t = &f->term;
+    key_geom k;
+    key_measure(s, t, v->ybot, v->ytop, &k);
+    if (k.count == 0) return;
+    int ytop, xleft;
+    if (s->key_vpos == PV_KEY_TOP) ytop = v->ytop - t->v_tic;
+    else ytop = v->ybot + t->v_tic + k.height;
+    if (s->key_outside && s->key_hpos == PV_KEY_LEFT) xleft = v->xleft - t->h_tic - k.width;
+    else if (s->key_outside) xleft = v->xright + t->h_tic;
+    else if (s->key_hpos == PV_KEY_LEFT) xleft = v->xleft + t->h_tic;
+    else xleft = v->xright - t->h_tic - k.width;
+    if (s->key_box) { /* gnuplot: four clipped lines from the bottom left, clockwise */
+        int xs[5] = {xleft, xleft, xleft + k.width, xleft + k.width, xleft};
+        int ys[5] = {ytop - k.height, ytop, ytop, ytop - k.height, ytop - k.height};
+        for (int j = 0; j < 4; j++) {
+            add_line(f, PV_FRAME_FRONT, xs[j], ys[j], xs[j + 1], ys[j + 1], s->border_rgb,
+                     s->border_lw * t->linewidth);
+            if (!f->failed) f->items[f->n - 1].chain = j > 0;
+        }
+        /* gnuplot also rules off the (here empty) key title: a second top edge */
+        add_line(f, PV_FRAME_FRONT, xleft, ytop, xleft + k.width, ytop, s->border_rgb,
+                 s->border_lw * t->linewidth);
+    }
+    int xl = xleft + k.size_left;
+    int yl = ytop - k.entry_height / 2, yl_ref = yl, count = 0;
+    for (int i = 0; i < s->nkey; i++) {
+        const pv_key_entry *e = &s->key[i];
+        if (!e->title || !*e->title) continue;
+        if (s->key_left_just)
+            add_multiline(f, PV_FRAME_FRONT, xl + k.text_left, yl, e->title, PV_JUST_LEFT, false,
+                          0);
+        else
+            add_multiline(f, PV_FRAME_FRONT, xl + k.text_right, yl, e->title, PV_JUST_RIGHT,
+                          false, 0);
+        key_sample(f, s, &k, e, xl, yl);
+        if (++count >= k.rows) {
+            yl = yl_ref;
+            xl += k.col_width;
+            count = 0;
+        } else {
+            yl -= k.entry_height;
+        }
+    }
+}
+
+/* ---- colour box -------------------------------------------------------------------- */
+
+/* gnuplot 5.4's colour box bands: 128 bands of (int) steps, each overlapping the next by
+ * one terminal unit, coloured with gray = (1 + band start - box start) / box length (not
+ * i/128: measured on svg and pngcairo); a band that crosses a point of a defined
+ * gradient is split there. */
+static bool gradient(pv_frame *f, const pv_pal *pal, int x0, int y0, int x1, int y1)
+{
+    pv_fitem *it = add_item(f, PV_FI_GRADIENT, PV_FRAME_FRONT);
+    if (!it) return false;
+    int steps = CBOX_STEPS;
+    int cap = steps + (pal->kind == PV_PALK_DEFINED ? pal->ngrad : 0) + 1;
+    it->colors = malloc(3 * (size_t)cap * sizeof *it->colors);
+    it->bands = malloc(2 * (size_t)cap * sizeof *it->bands);
+    if (!it->colors || !it->bands) {
+        free(it->colors);
+        free(it->bands);
+        f->n--;
+        f->failed = true;
+        return false;
+    }
+    it->n = 2;
+    it->x[0] = x0;
+    it->y[0] = y0;
+    it->x[1] = x1;
+    it->y[1] = y1;
+    double range = y1 - y0, step = range / steps;
+    int nb = 0, jmin = 0, ya, yb = y0;
+    for (int i = 0; i < steps && nb < cap; i++) {
+        ya = yb;
+        yb = y0 + (int)(step * (i + 1));
+        double gray = (1.0 + ya - y0) / range;
+        if (pal->negative) gray = 1.0 - gray;
+        if (pal->kind == PV_PALK_DEFINED) {
+            for (int j = jmin; j < pal->ngrad; j++) {
+                int boundary = y0 + (int)(pal->grad[j].pos * range);
+                if (ya >= boundary) {
+                    jmin = j;
+                } else if (yb > boundary) {
+                    yb = boundary; /* split: this band ends here, redo step i after it */
+                    i--;
+                    break;
+                }
+                if (yb < boundary) break;
+            }
+        }
+        pv_pal_rgb(pal, gray, &it->colors[3 * nb]);
+        it->bands[2 * nb] = ya;
+        it->bands[2 * nb + 1] = yb + 1 < y1 ? yb + 1 : y1;
+        nb++;
+    }
+    it->ncolors = nb;
+    return true;
+}
+
+/* The default 3D box position (fractions of the 4/7 scalers around the plot centre),
+ * moved right by outward mirrored cb or y tics. */
+static void colorbox_bounds(const pv_frame_spec *s, const pv_view3d *v, int *x0, int *y0,
+                            int *x1, int *y1)
+{
+    const pv_termdim *t = &v->term;
+    if (s->colorbox_user) { /* 3D: screen coordinates only; measured: (max - 1) scale */
+        *x0 = (int)(s->cb_origin[0] * (t->xmax - 1) + 0.5);
+        *y0 = (int)(s->cb_origin[1] * (t->ymax - 1) + 0.5);
+        *x1 = *x0 + (int)(s->cb_size[0] * (t->xmax - 1) + 0.5);
+        *y1 = *y0 + (int)(s->cb_size[1] * (t->ymax - 1) + 0.5);
+        if (*y0 > *y1) {
+            int tmp = *y0;
+            *y0 = *y1;
+            *y1 = tmp;
+        }
+        return;
+    }
+    *x0 = (int)(v->xmiddle + 0.709 * v->xscaler);
+    *x1 = (int)(v->xmiddle + 0.778 * v->xscaler);
+    *y0 = (int)(v->ymiddle - 0.147 * v->yscaler);
+    *y1 = (int)(v->ymiddle + 0.497 * v->yscaler);
+    static const int movers[2] = {PV_FAX_CB, PV_FAX_Y};
+    for (int k = 0; k < 2; k++) {
+        const pv_frame_axis *ax = &s->axis[movers[k]];
+        int len = (int)((ax->tic_in ? -1 : 1) * ax->ticscale * t->h_tic);
+        if (len > 0 && ax->mirror && ax->tics) {
+            *x0 += len;
+            *x1 += len;
+        }
+    }
+}
+
+/* Tic marks (inside by default, mirrored on the left edge) and labels right of the box. */
+static void colorbox_tics(pv_frame *f, const pv_frame_spec *s, int x0, int y0, int x1, int y1,
+                          int cblen)
+{
+    const pv_termdim *t = &f->term;
+    const pv_frame_axis *cb = &s->axis[PV_FAX_CB];
+    double lw = s->border_lw * t->linewidth;
+    for (int i = 0; i < cb->ntics; i++) {
+        double place = (cb->tic_pos[i] - s->cbmin) / (s->cbmax - s->cbmin);
+        int y = (int)(y0 + place * (y1 - y0));
+        add_line(f, PV_FRAME_FRONT, x1, y, x1 + cblen, y, s->border_rgb, lw);
+        const char *text = cb->tic_text ? cb->tic_text[i] : NULL;
+        if (text) {
+            int x3 = x1 + t->h_char + (cblen > 0 ? cblen : 0);
+            add_multiline(f, PV_FRAME_FRONT, x3, y, text, PV_JUST_LEFT, true, 0);
+        }
+        if (cb->mirror) add_line(f, PV_FRAME_FRONT, x0, y, x0 - cblen, y, s->border_rgb, lw);
+    }
+}
+
+/* cblabel of the vertical box: rotated 90 degrees, (widest tic label + 1.5) characters
+ * right of the box (measured: the widest label counts its leading space). */
+static void colorbox_label(pv_frame *f, const pv_frame_spec *s, bool tics, int x1, int ymid,
+                           int cblen)
+{
+    const pv_termdim *t = &f->term;
+    const pv_frame_axis *cb = &s->axis[PV_FAX_CB];
+    if (!cb->label || !*cb->label) return;
+    int widest = 0;
+    for (int i = 0; tics && cb->tic_text && i < cb->ntics; i++)
+        if (cb->tic_text[i] && text_len(cb->tic_text[i]) > widest)
+            widest = text_len(cb->tic_text[i]);
+    int dx, dy;
+    label_offset(t, cb->label_offset, &dx, &dy);
+    int x = x1 + (int)((widest + 1.5) * t->h_char) + (cblen > 0 ? cblen : 0);
+    add_text(f, PV_FRAME_FRONT, x + dx, ymid + dy, cb->label, PV_JUST_CENTRE, 0);
+    if (!f->failed && f->n > 0 && f->items[f->n - 1].kind == PV_FI_TEXT)
+        f->items[f->n - 1].angle = 90.0;
+}
+
+static void colorbox(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
+{
+    if (!s->colorbox || !s->pal) return;
+    const pv_frame_axis *cb = &s->axis[PV_FAX_CB];
+    int x0, y0, x1, y1;
+    colorbox_bounds(s, v, &x0, &y0, &x1, &y1);
+    int cblen = (int)((cb->tic_in ? -1 : 1) * cb->ticscale * f->term.h_tic);
+    if (!gradient(f, s->pal, x0, y0, x1, y1)) return;
+    if (s->colorbox_border) { /* one polyline from the bottom left, not closed by a join */
+        pv_fitem *b = add_item(f, PV_FI_PATH, PV_FRAME_FRONT);
+        if (b) {
+            int xs[4] = {x0, x1, x1, x0}, ys[4] = {y0, y0, y1, y1};
+            b->n = 4;
+            memcpy(b->x, xs, sizeof xs);
+            memcpy(b->y, ys, sizeof ys);
+            b->closed = true;
+            b->argb = s->border_rgb;
+            b->lw = s->border_lw * f->term.linewidth;
+        }
+    }
+    bool tics = cb->tics && s->cbmax != s->cbmin;
+    if (tics) colorbox_tics(f, s, x0, y0, x1, y1, cblen);
+    colorbox_label(f, s, tics, x1, (y0 + y1) / 2, cblen);
+}
+
+/* ---- title ------------------------------------------------------------------------- */
+
+static void title(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
+{
+    if (!s->title || !*s->title) return;
+    int lines = pv_frame_title_lines(s->title);
+    int x = (v->xleft + v->xright) / 2;
+    int y = v->ytop + lines * f->term.h_char;
+    int dx, dy;
+    label_offset(&f->term, s->title_offset, &dx, &dy);
+    add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, s->title, PV_JUST_CENTRE, false, 0);
+}
+
+/* ---- public ------------------------------------------------------------------------ */
+
+int pv_frame_title_lines(const char *title)
+{
+    if (!title || !*title) return 0;
+    int lines = 1;
+    for (const char *p = title; *p; p++)
+        if (*p == '\\') lines++;
+    return lines;
+}
+
+void pv_frame_spec_default(pv_frame_spec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->border = 31;
+    s->border_rgb = 0x000000;
+    s->border_lw = 1.0;
+    for (int a = 0; a < 4; a++) {
+        s->axis[a].tics = true;
+        s->axis[a].mirror = a != PV_FAX_Z;
+        s->axis[a].tic_in = true;
+        s->axis[a].ticscale = 1.0;
+    }
+    s->key_on = true;
+    s->key_hpos = PV_KEY_RIGHT;
+    s->key_vpos = PV_KEY_TOP;
+    s->key_samplen = 4.0;
+    s->key_spacing = 1.0;
+    s->pointsize = 1.0;
+    s->colorbox = false;
+    s->colorbox_border = true;
+}
+
+void pv_frame_fini(pv_frame *f)
+{
+    for (int i = 0; i < f->n; i++) {
+        free(f->items[i].text);
+        free(f->items[i].colors);
+        free(f->items[i].bands);
+    }
+    free(f->items);
+    memset(f, 0, sizeof *f);
+}
+
+bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
+{
+    pv_frame_fini(f);
+    f->term = v->term;
+    if (f->term.linewidth <= 0.0) f->term.linewidth = 1.0;
+    /* gnuplot puts tics with the back part for views from above, else with the front */
+    pv_frame_layer tic_layer = v->rot_x <= 90.0 ? PV_FRAME_BACK : PV_FRAME_FRONT;
+
+    border(f, s, v, false);
+    if (tic_layer == PV_FRAME_BACK) {
+        edge_tics(f, s, v, PV_FAX_X, PV_FRAME_BACK);
+        edge_tics(f, s, v, PV_FAX_Y, PV_FRAME_BACK);
+    }
+    z_tics(f, s, v, PV_FRAME_BACK);
+
+    key(f, s, v);
+    border(f, s, v, true);
+    if (tic_layer == PV_FRAME_FRONT) edge_tics(f, s, v, PV_FAX_X, PV_FRAME_FRONT);
+    edge_label(f, s, v, PV_FAX_X);
+    if (tic_layer == PV_FRAME_FRONT) edge_tics(f, s, v, PV_FAX_Y, PV_FRAME_FRONT);
+    edge_label(f, s, v, PV_FAX_Y);
+    z_label(f, s, v);
+    colorbox(f, s, v);
+    title(f, s, v);
+
+    if (f->failed) {
+        pv_frame_fini(f);
+        return false;
+    }
+    return true;
+}

@@ -1,0 +1,94 @@
+/*
+ * render/tile.c: a rectangle of the canvas holding premultiplied float RGBA, the covered
+ * sample mask and the nearest depth of each pixel (raster.h). Plain storage; the
+ * rasteriser fills it and the compositor blends tiles of different ranks.
+ */
+#include "pvox/raster.h"
+
+#include <math.h>
+#include <string.h>
+
+static size_t tile_pixels(const pv_tile *t)
+{
+    return (size_t)t->w * (size_t)t->h;
+}
+
+pv_tile *pv_tile_create(pv_ctx *ctx, int canvas_w, int canvas_h, int x0, int y0, int w,
+                        int h)
+{
+    if (canvas_w <= 0 || canvas_h <= 0 || w < 0 || h < 0 || x0 < 0 || y0 < 0 ||
+        x0 > canvas_w - w || y0 > canvas_h - h) {
+        pv_err(ctx, PV_ERANGE, "tile %dx%d at (%d,%d) does not fit a %dx%d canvas", w, h, x0,
+               y0, canvas_w, canvas_h);
+        return NULL;
+    }
+    pv_tile *t = pv_calloc(ctx, 1, sizeof *t);
+    if (!t) return NULL;
+    t->canvas_w = canvas_w;
+    t->canvas_h = canvas_h;
+    t->x0 = x0;
+    t->y0 = y0;
+    t->w = w;
+    t->h = h;
+    size_t n = tile_pixels(t);
+    t->rgba = pv_calloc(ctx, n ? n : 1, 4 * sizeof(float));
+    t->mask = t->rgba ? pv_calloc(ctx, n ? n : 1, sizeof(uint16_t)) : NULL;
+    t->cover = t->mask ? pv_calloc(ctx, n ? n : 1, PV_RASTER_SAMPLES) : NULL;
+    t->depth = t->cover ? pv_calloc(ctx, n ? n : 1, sizeof(float)) : NULL;
+    if (!t->depth) {
+        pv_tile_destroy(ctx, t);
+        return NULL;
+    }
+    pv_tile_clear(t);
+    return t;
+}
+
+void pv_tile_destroy(pv_ctx *ctx, pv_tile *t)
+{
+    if (!t) return;
+    size_t n = tile_pixels(t);
+    if (!n) n = 1;
+    pv_free(ctx, t->rgba, n * 4 * sizeof(float));
+    pv_free(ctx, t->mask, n * sizeof(uint16_t));
+    pv_free(ctx, t->cover, n * PV_RASTER_SAMPLES);
+    pv_free(ctx, t->depth, n * sizeof(float));
+    pv_free(ctx, t, sizeof *t);
+}
+
+void pv_tile_clear(pv_tile *t)
+{
+    size_t n = tile_pixels(t);
+    memset(t->rgba, 0, n * 4 * sizeof(float));
+    memset(t->mask, 0, n * sizeof(uint16_t));
+    memset(t->cover, 0, n * PV_RASTER_SAMPLES);
+    for (size_t i = 0; i < n; i++) t->depth[i] = INFINITY;
+}
+
+bool pv_tile_bbox(const pv_tile *t, int *bx0, int *by0, int *bx1, int *by1)
+{
+    int xa = t->w, ya = t->h, xb = 0, yb = 0;
+    for (int y = 0; y < t->h; y++) {
+        const uint16_t *row = t->mask + (size_t)y * (size_t)t->w;
+        int first = -1, last = -1;
+        for (int x = 0; x < t->w; x++) {
+            if (row[x]) {
+                if (first < 0) first = x;
+                last = x;
+            }
+        }
+        if (first < 0) continue;
+        if (first < xa) xa = first;
+        if (last + 1 > xb) xb = last + 1;
+        if (y < ya) ya = y;
+        yb = y + 1;
+    }
+    if (xb <= xa || yb <= ya) {
+        *bx0 = *by0 = *bx1 = *by1 = 0;
+        return false;
+    }
+    *bx0 = t->x0 + xa;
+    *by0 = t->y0 + ya;
+    *bx1 = t->x0 + xb;
+    *by1 = t->y0 + yb;
+    return true;
+}

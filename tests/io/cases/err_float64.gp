@@ -1,0 +1,1 @@
+vload $d "bad.h5"

@@ -1,0 +1,1 @@
+vload $grp "bad.h5"

@@ -1,0 +1,1 @@
+vload "bad.h5"

@@ -1,0 +1,1 @@
+vload "missing.h5"

@@ -1,0 +1,1 @@
+vload $a $zz "good.h5"

@@ -1,0 +1,1 @@
+vload "plain.h5"

@@ -1,0 +1,1 @@
+vload "text.h5"

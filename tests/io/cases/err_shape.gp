@@ -1,0 +1,1 @@
+vload $ok $s "bad.h5"

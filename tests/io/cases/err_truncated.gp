@@ -1,0 +1,1 @@
+vload "trunc.h5"

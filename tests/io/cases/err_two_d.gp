@@ -1,0 +1,1 @@
+vload $t "bad.h5"

@@ -1,0 +1,1 @@
+vsave "new.h5"

@@ -1,0 +1,2 @@
+set vgrid $a size 3
+vsave $a $a "new.h5"

@@ -1,0 +1,34 @@
+# HDF5 checkpoints (issue 5). test_h5_mpi.c (the io API at 1..4 ranks) is registered by the
+# glob; these are the script-level checks:
+# - io.h5_roundtrip: vsave at 1..4 ranks, vload of each file at 1..4 ranks; values against
+#   the formulas, whole-grid checksums, h5dump's view of the layout (run_h5_scripts.py);
+# - io.h5_errors: every tests/io/cases/NAME.gp at 1 and 3 ranks against NAME.err/NAME.rc;
+# - io.h5_fulldisk.np<N>: a full 1 MiB tmpfs (or ulimit -f) keeps the old checkpoint;
+# - io.h5_paraview: pvbatch reads the XDMF sidecar and reports the expected grids.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  set(pv_io_python ${Python3_EXECUTABLE})
+else()
+  set(pv_io_python python3)
+endif()
+foreach(part roundtrip errors)
+  add_test(NAME io.h5_${part}
+    COMMAND ${pv_io_python} ${CMAKE_CURRENT_LIST_DIR}/run_h5_scripts.py
+            --pvox $<TARGET_FILE:pvox> --mpiexec ${MPIEXEC_EXECUTABLE} --only ${part})
+  set_tests_properties(io.h5_${part} PROPERTIES
+    LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300
+    ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()
+foreach(np 1 2 3)
+  add_test(NAME io.h5_fulldisk.np${np}
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_h5_fulldisk.sh $<TARGET_FILE:pvox>
+            ${MPIEXEC_EXECUTABLE} ${np})
+  # RUN_SERIAL: the tmpfs mount and the file size limit are process-wide conditions
+  set_tests_properties(io.h5_fulldisk.np${np} PROPERTIES
+    LABELS "io;mpi" PROCESSORS 2 TIMEOUT 300 RUN_SERIAL TRUE ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()
+add_test(NAME io.h5_paraview
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_h5_paraview.sh $<TARGET_FILE:pvox>
+          ${MPIEXEC_EXECUTABLE})
+set_tests_properties(io.h5_paraview PROPERTIES
+  LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
