@@ -61,6 +61,9 @@ typedef struct pv_options {
     const char *outdir;      /* -o DIR, or NULL for the current directory */
     size_t max_memory;       /* --max-memory in bytes per rank, 0 = no explicit limit */
     long fail_alloc_at;      /* testing: make the N-th pv_alloc fail (0 = never) */
+    const char *checkpoint;  /* --checkpoint FILE: save all grids after grid changes */
+    double checkpoint_every; /* --checkpoint-every SECONDS: at most one save per interval */
+    const char *resume;      /* --resume FILE: replay the script from this checkpoint */
 } pv_options;
 
 typedef struct pv_ctx {

@@ -24,6 +24,9 @@
  * directory, closed, fsync'ed by every rank, and renamed over <path> by rank 0 only when
  * every rank succeeded. On failure the temporary file is removed and an existing <path>
  * is left untouched. The sidecar (pv_h5_xdmf_path) is written by rank 0 the same way.
+ * A full disk is caught before any voxel is written: rank 0 compares the file's size with
+ * the free space (statvfs) and the file size limit (ulimit -f), then reserves the file's
+ * blocks (posix_fallocate) once the datasets exist.
  */
 #ifndef PVOX_H5_H
 #define PVOX_H5_H
@@ -46,6 +49,8 @@ typedef struct pv_h5_grid {
 /* Options; pass NULL for the defaults (all fields zero). */
 typedef struct pv_h5_opts {
     const char *script;    /* job script name stored in the "script" attribute (NULL: "") */
+    const char *job_hash;  /* --checkpoint: hash of the job script ("job_hash"; NULL: none) */
+    const char *job_state; /* --checkpoint: where the script was ("job_state"; NULL: none) */
     bool no_xdmf;          /* do not write the XDMF sidecar */
     size_t max_io_bytes;   /* largest transfer per rank per call (0: PV_H5_DEFAULT_MAX_IO;
                               tests make it small to exercise the split path) */
@@ -95,6 +100,8 @@ typedef struct pv_h5_info {
     char *pvox_version;  /* attributes ("" if absent) */
     char *created;
     char *script;
+    char *job_hash;      /* "" if absent (files not written by --checkpoint) */
+    char *job_state;
     size_t ngrids;
     pv_h5_entry *grids;  /* in creation order (name order for files that do not track it) */
 } pv_h5_info;

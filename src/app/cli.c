@@ -102,7 +102,8 @@ static void add_action(pv_cli *cli, pv_action_kind kind, const char *arg)
 static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
 {
     static const char *const names[] = {"-e", "-o", "--outdir", "--threads", "--max-memory",
-                                         "--fail-alloc-at"};
+                                         "--fail-alloc-at", "--checkpoint",
+                                         "--checkpoint-every", "--resume"};
     const char *val = NULL;
     int which = -1;
     for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
@@ -133,6 +134,20 @@ static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
         if (!parse_count(val, &cli->opt.fail_alloc_at))
             return usage(cli, "invalid allocation count '%s'", val);
         return PV_OK;
+    case 6:
+    case 8:
+        if (!*val) return usage(cli, "option '%s' needs a file name", names[which]);
+        if (which == 6) cli->opt.checkpoint = val;
+        else cli->opt.resume = val;
+        return PV_OK;
+    case 7: {
+        char *end = NULL;
+        double sec = strtod(val, &end);
+        if (!*val || *end || !(sec >= 0) || sec > 1e9)
+            return usage(cli, "invalid interval '%s' (expected seconds, e.g. 600)", val);
+        cli->opt.checkpoint_every = sec;
+        return PV_OK;
+    }
     default: return PV_EINTERNAL;
     }
 }
@@ -242,6 +257,11 @@ void pv_cli_print_help(FILE *f)
           "options:\n"
           "  -e \"commands\"        run gnuplot commands before/between scripts\n"
           "  -o, --outdir DIR     directory for relative output paths and default frame names\n"
+          "  --checkpoint FILE    save all grids to FILE (HDF5) after each grid change and\n"
+          "                       before a plot that follows one (README \"Checkpoints\")\n"
+          "  --checkpoint-every S at most one checkpoint every S seconds (default 0)\n"
+          "  --resume FILE        load the grids from FILE and replay the script, skipping\n"
+          "                       the grid changes it holds and plots already written\n"
           "  --threads N          OpenMP threads per rank (default: OMP_NUM_THREADS or all\n"
           "                       cores)\n"
           "  --max-memory SIZE    memory limit per rank used by the grid size check, e.g. 4G\n"

@@ -50,6 +50,16 @@ struct pv_interp {
     long plots_skipped;      /* plot commands not rendered since the last notice */
     char *script_name;       /* the first script run (default frame names, decision 10) */
     long default_frames;     /* frames written under default names so far */
+    char *last_splot;        /* text after `splot` of the last splot run (for replot) */
+    struct pv_ckpt {         /* --checkpoint / --resume (ckpt.c) */
+        int64_t seq;         /* grid changes run so far (replayed ones included) */
+        int64_t replay_until;/* --resume: the first this many grid changes are skipped */
+        bool dirty;          /* grids changed since the last save */
+        bool resumed;        /* grids came from --resume */
+        bool started;        /* the first script has been seen */
+        double last_save;    /* MPI_Wtime of the last save (rank 0's clock) */
+        char hash[17];       /* FNV-1a 64 of the job script, hex */
+    } ck;
     struct pv_gridset *grids;/* voxel grids (gridcmd.c) */
     pv_source **texts;       /* sources of pv_exec_compile_text, kept for diagnostics */
     size_t ntexts;

@@ -10,6 +10,7 @@
  * scalar VM one batch at a time.
  */
 #include "gridcmd.h"
+#include "ckpt.h"
 
 #include <math.h>
 #include <omp.h>
@@ -309,7 +310,7 @@ static pv_status locate_error(pv_interp *I, pv_cursor *c, size_t off, const char
     return st;
 }
 
-pv_status pv_cmd_set_vgrid(pv_interp *I, pv_cursor *c, bool exec)
+static pv_status set_vgrid_run(pv_interp *I, pv_cursor *c, bool exec)
 {
     const pv_token *t = pv_cur_peek(c);
     if (t->kind != PV_TK_DOLLAR)
@@ -375,7 +376,7 @@ pv_status pv_cmd_set_vgrid(pv_interp *I, pv_cursor *c, bool exec)
     return PV_OK;
 }
 
-pv_status pv_cmd_unset_vgrid(pv_interp *I, pv_cursor *c, bool exec)
+static pv_status unset_vgrid_run(pv_interp *I, pv_cursor *c, bool exec)
 {
     const pv_token *t = pv_cur_peek(c);
     if (t->kind != PV_TK_DOLLAR)
@@ -442,7 +443,7 @@ pv_status pv_cmd_show_vgrid(pv_interp *I, pv_cursor *c, bool exec)
 
 /* ---- set vxrange [a:b] -------------------------------------------------------------- */
 
-pv_status pv_cmd_set_vrange(pv_interp *I, pv_cursor *c, bool exec, int axis)
+static pv_status set_vrange_run(pv_interp *I, pv_cursor *c, bool exec, int axis)
 {
     pv_code *lo = NULL, *hi = NULL;
     pv_status st = PV_OK;
@@ -482,7 +483,7 @@ out:
 
 /* ---- vclear {$name} ---------------------------------------------------------------- */
 
-pv_status pv_cmd_vclear(pv_interp *I, pv_cursor *c, bool exec)
+static pv_status vclear_run(pv_interp *I, pv_cursor *c, bool exec)
 {
     const pv_token *t = pv_cur_peek(c);
     const char *name = NULL;
@@ -530,7 +531,7 @@ bool pv_is_voxel_assignment(const pv_cursor *c)
     return false;
 }
 
-pv_status pv_cmd_voxel_assign(pv_interp *I, pv_cursor *c, bool exec)
+static pv_status voxel_assign_run(pv_interp *I, pv_cursor *c, bool exec)
 {
     size_t off = pv_cur_offset(c);
     pv_code *e[4] = {NULL, NULL, NULL, NULL};
@@ -937,12 +938,78 @@ static pv_status fill_cmd(pv_interp *I, pv_cursor *c, bool exec, bool grid_units
     return st;
 }
 
-pv_status pv_cmd_vfill(pv_interp *I, pv_cursor *c, bool exec)
+static pv_status vfill_run(pv_interp *I, pv_cursor *c, bool exec)
 {
     return fill_cmd(I, c, exec, false);
 }
 
-pv_status pv_cmd_vgfill(pv_interp *I, pv_cursor *c, bool exec)
+static pv_status vgfill_run(pv_interp *I, pv_cursor *c, bool exec)
 {
     return fill_cmd(I, c, exec, true);
+}
+
+/* ---- entry points: grid changes are counted for --checkpoint / --resume (ckpt.h) ------ */
+
+/* Run a grid-changing command: skipped (parsed only) while a resumed run replays the
+ * changes its checkpoint holds, else run and counted; `save` asks for a checkpoint. */
+#define GRID_CHANGE(call_check, call_run, save)                                            \
+    do {                                                                                   \
+        if (exec && pv_ckpt_skip_change(I))                                                \
+            return call_check;                                                             \
+        pv_status st_ = call_run;                                                          \
+        if (st_ == PV_OK && exec)                                                          \
+            st_ = pv_ckpt_changed(I, save);                                                \
+        return st_;                                                                        \
+    } while (0)
+
+pv_status pv_cmd_set_vgrid(pv_interp *I, pv_cursor *c, bool exec)
+{
+    const pv_token *t = pv_cur_peek(c);
+    const char *name = t->kind == PV_TK_DOLLAR ? t->sval : NULL;
+    pv_grid *g = name ? pv_gridset_find(I, name) : NULL;
+    int64_t before = g ? g->n : -1;
+    if (exec && pv_ckpt_skip_change(I)) {
+        /* replaying: the grid came from the checkpoint; only make it active again */
+        pv_status st = set_vgrid_run(I, c, false);
+        int k = name ? find_index(gs_of(I), name) : -1;
+        if (st == PV_OK && k >= 0)
+            gs_of(I)->active = k;
+        return st;
+    }
+    pv_status st = set_vgrid_run(I, c, exec);
+    if (st == PV_OK && exec) {
+        g = name ? pv_gridset_find(I, name) : NULL;
+        st = pv_ckpt_changed(I, g && before > 0 && g->n != before);
+    }
+    return st;
+}
+
+pv_status pv_cmd_unset_vgrid(pv_interp *I, pv_cursor *c, bool exec)
+{
+    GRID_CHANGE(unset_vgrid_run(I, c, false), unset_vgrid_run(I, c, exec), false);
+}
+
+pv_status pv_cmd_set_vrange(pv_interp *I, pv_cursor *c, bool exec, int axis)
+{
+    GRID_CHANGE(set_vrange_run(I, c, false, axis), set_vrange_run(I, c, exec, axis), false);
+}
+
+pv_status pv_cmd_vclear(pv_interp *I, pv_cursor *c, bool exec)
+{
+    GRID_CHANGE(vclear_run(I, c, false), vclear_run(I, c, exec), true);
+}
+
+pv_status pv_cmd_voxel_assign(pv_interp *I, pv_cursor *c, bool exec)
+{
+    GRID_CHANGE(voxel_assign_run(I, c, false), voxel_assign_run(I, c, exec), false);
+}
+
+pv_status pv_cmd_vfill(pv_interp *I, pv_cursor *c, bool exec)
+{
+    GRID_CHANGE(vfill_run(I, c, false), vfill_run(I, c, exec), true);
+}
+
+pv_status pv_cmd_vgfill(pv_interp *I, pv_cursor *c, bool exec)
+{
+    GRID_CHANGE(vgfill_run(I, c, false), vgfill_run(I, c, exec), true);
 }

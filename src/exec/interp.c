@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
 #include "gridcmd.h"
+#include "ckpt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -604,6 +605,7 @@ void pv_interp_destroy(pv_interp *I)
     free(I->texts);
     if (I->grids) pv_gridset_destroy(I, I->grids);
     free(I->script_name);
+    free(I->last_splot);
     pv_settings_destroy(I->set);
     pv_env_destroy(I->env);
     free(I);
@@ -642,8 +644,10 @@ pv_status pv_interp_run_file(pv_interp *I, const char *path)
         pv_value a0 = pv_str(path); /* gnuplot sets ARG0 to the script's name */
         pv_env_set(I->env, "ARG0", &a0);
         pv_value_free(&a0);
-        pv_source *src = pv_source_create(I->ctx, path, data, len, 1);
-        st = src ? pv_exec_source(I, src) : (I->ctx->err_code ? I->ctx->err_code : PV_ENOMEM);
+        st = pv_ckpt_script_start(I, data, len); /* hash; --resume loads its grids */
+        pv_source *src = st == PV_OK ? pv_source_create(I->ctx, path, data, len, 1) : NULL;
+        if (st == PV_OK)
+            st = src ? pv_exec_source(I, src) : (I->ctx->err_code ? I->ctx->err_code : PV_ENOMEM);
     }
     free(data);
     return finish_run(I, st);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ckpt.h"
 #include "gridcmd.h"
 #include "pvox/h5.h"
 
@@ -293,10 +294,16 @@ pv_status pv_cmd_vsave(pv_interp *I, pv_cursor *c, bool exec)
 
 pv_status pv_cmd_vload(pv_interp *I, pv_cursor *c, bool exec)
 {
+    /* a grid change for --checkpoint / --resume: skipped while a resume replays */
+    if (exec && pv_ckpt_skip_change(I))
+        exec = false;
+    bool counted = exec;
     io_args a;
     pv_status st = parse_args(I, c, exec, "vload", &a);
     if (st == PV_OK && exec)
         st = do_vload(I, c, &a);
     args_fini(&a);
+    if (st == PV_OK && counted)
+        st = pv_ckpt_changed(I, true);
     return st;
 }

@@ -891,6 +891,25 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     return st;
 }
 
+/* `replot {, more}`: run the last splot again, with more elements appended. */
+static pv_status replot(pv_interp *I, pv_cursor *c, bool exec)
+{
+    size_t off = pv_cur_offset(c);
+    size_t r0 = c->pos < c->end ? c->tl->tok[c->pos].start : 0;
+    size_t r1 = c->end > c->pos ? c->tl->tok[c->end - 1].end : r0;
+    pv_exec_skip_rest(c);
+    if (!exec) return PV_OK;
+    if (!I->last_splot)
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "no previous plot");
+    size_t n = strlen(I->last_splot) + (r1 - r0) + 16;
+    char *text = malloc(n);
+    if (!text) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+    snprintf(text, n, "splot %s %.*s", I->last_splot, (int)(r1 - r0), c->tl->src->text + r0);
+    pv_source *src = pv_source_create(I->ctx, c->tl->src->name, text, strlen(text), 1);
+    free(text);
+    return src ? pv_exec_source(I, src) : PV_ENOMEM;
+}
+
 pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
 {
     plot_state ps = {0};
@@ -899,6 +918,8 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
     size_t plot_off = pv_cur_offset(c);
     bool is_replot = pv_cur_is_word(c, "rep$lot");
     pv_cur_next(c);
+    if (is_replot) return replot(I, c, exec);
+    size_t text0 = c->pos < c->end ? c->tl->tok[c->pos].start : 0;
     pv_status st = PV_OK;
     /* leading axis ranges; a first range naming a dummy (`plot [t=0:1] '+'`) is the first
      * element's sample range, parsed by the data module */
@@ -927,6 +948,14 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
     }
     if (st == PV_OK) st = pv_exec_expect_end(c);
     if (st == PV_OK && exec && I->table_on) st = write_curves(I, &ps);
+    if (st == PV_OK && exec && ps.is_splot && c->end > 0) {
+        size_t text1 = c->tl->tok[c->end - 1].end;
+        char *t = text1 > text0 ? strndup(c->tl->src->text + text0, text1 - text0) : NULL;
+        if (t) {
+            free(I->last_splot);
+            I->last_splot = t;
+        }
+    }
     if (st == PV_OK && exec && !I->table_on && ps.is_splot && ps.nre > 0)
         st = pv_render_splot(I, c, plot_off, ps.re, ps.nre);
     else if (st == PV_OK && exec && (ps.needs_render || is_replot)) I->plots_skipped++;

@@ -14,6 +14,8 @@
  */
 #include "render.h"
 
+#include "ckpt.h"
+
 #include "pvox/annotate.h"
 #include "pvox/composite.h"
 #include "pvox/png.h"
@@ -586,6 +588,14 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_relem *e, i
         if (e[k].kind == PV_RE_SKIPPED)
             pv_warn_once(ctx, PV_ONCE_PLOT_NOT_BUILT,
                          "%s are not drawn by this version of pvox (skipped)", e[k].why);
+    pv_status st0 = pv_ckpt_before_plot(I);
+    if (st0 != PV_OK) return st0;
+    char *path = output_path(I);
+    if (!path) return pv_status_agree(ctx, pv_err(ctx, PV_ENOMEM, "out of memory"));
+    if (pv_ckpt_skip_plot(I, path)) {
+        free(path);
+        return PV_OK;
+    }
     frame_ranges fr;
     compute_ranges(I, e, n, &fr);
     pv_pal pal;
@@ -635,7 +645,6 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_relem *e, i
     pv_composite_stats cst = {0};
     if (st == PV_OK)
         st = pv_composite_gather(ctx, tile, pv_view_z_facing(&F.view) < 0, scene, &cst);
-    char *path = st == PV_OK ? output_path(I) : NULL;
     if (st == PV_OK && ctx->rank == 0) {
         size_t px = (size_t)W * (size_t)H;
         uint32_t *bg = malloc(px * 4), *fg = malloc(px * 4);

@@ -15,6 +15,8 @@
 #define PV_H5_ATTR_VERSION "pvox_version"
 #define PV_H5_ATTR_CREATED "created"
 #define PV_H5_ATTR_SCRIPT "script"
+#define PV_H5_ATTR_JOB_HASH "job_hash"
+#define PV_H5_ATTR_JOB_STATE "job_state"
 #define PV_H5_ATTR_SIZE "size"
 extern const char *const pv_h5_range_attr[3]; /* "vxrange", "vyrange", "vzrange" */
 

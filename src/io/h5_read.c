@@ -260,7 +260,9 @@ static pv_status read_info(pv_ctx *ctx, pv_h5_file *f)
     in->pvox_version = read_string_attr(f->file, PV_H5_ATTR_VERSION);
     in->created = read_string_attr(f->file, PV_H5_ATTR_CREATED);
     in->script = read_string_attr(f->file, PV_H5_ATTR_SCRIPT);
-    if (!in->pvox_version || !in->created || !in->script)
+    in->job_hash = read_string_attr(f->file, PV_H5_ATTR_JOB_HASH);
+    in->job_state = read_string_attr(f->file, PV_H5_ATTR_JOB_STATE);
+    if (!in->pvox_version || !in->created || !in->script || !in->job_hash || !in->job_state)
         return pv_err(ctx, PV_ENOMEM, "out of memory");
     if (in->format_version > PV_H5_FORMAT_VERSION)
         return pv_err(ctx, PV_EIO, "%s: checkpoint format %d is newer than this pvox reads (%d)",
@@ -292,6 +294,8 @@ static void free_info(pv_h5_info *in)
     free(in->pvox_version);
     free(in->created);
     free(in->script);
+    free(in->job_hash);
+    free(in->job_state);
     memset(in, 0, sizeof *in);
 }
 

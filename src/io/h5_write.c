@@ -227,8 +227,13 @@ static herr_t attr_string(hid_t loc, const char *name, const char *value)
     return rc;
 }
 
-static herr_t root_attrs(hid_t file, const save_names *nm, const char *script)
+static herr_t root_attrs(hid_t file, const save_names *nm, const char *script,
+                         const pv_h5_opts *o)
 {
+    if (o->job_hash && attr_string(file, PV_H5_ATTR_JOB_HASH, o->job_hash) < 0)
+        return -1;
+    if (o->job_state && attr_string(file, PV_H5_ATTR_JOB_STATE, o->job_state) < 0)
+        return -1;
     int format = PV_H5_FORMAT_VERSION;
     if (attr_write(file, PV_H5_ATTR_FORMAT, H5T_STD_I32LE, H5T_NATIVE_INT, 0, 0, &format) < 0 ||
         attr_string(file, PV_H5_ATTR_VERSION, PV_VERSION_STRING) < 0 ||
@@ -392,7 +397,7 @@ static pv_status write_file(pv_ctx *ctx, const char *path, const save_names *nm,
     if ((st = pv_status_agree(ctx, st)) != PV_OK)
         return st;
     hid_t grp = -1;
-    if (root_attrs(file, nm, o->script) < 0)
+    if (root_attrs(file, nm, o->script, o) < 0)
         st = hdf5_fail(ctx, PV_EIO, path, "cannot write attributes");
     else if ((grp = make_group(file)) < 0)
         st = hdf5_fail(ctx, PV_EIO, path, "cannot create " PV_H5_GROUP);

@@ -32,3 +32,13 @@ add_test(NAME io.h5_paraview
           ${MPIEXEC_EXECUTABLE})
 set_tests_properties(io.h5_paraview PROPERTIES
   LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
+# --checkpoint / --resume: interrupted at one rank count, resumed at another (run_ckpt.sh)
+foreach(pair "1;3" "2;1" "3;2")
+  list(GET pair 0 np1)
+  list(GET pair 1 np2)
+  add_test(NAME io.ckpt_resume.np${np1}to${np2}
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_ckpt.sh $<TARGET_FILE:pvox>
+            ${MPIEXEC_EXECUTABLE} ${np1} ${np2})
+  set_tests_properties(io.ckpt_resume.np${np1}to${np2} PROPERTIES
+    LABELS "io;mpi" PROCESSORS 2 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()

@@ -1,0 +1,166 @@
+/*
+ * exec/ckpt: checkpoints of all grids while a job runs, and resuming from one (ckpt.h).
+ */
+#include "ckpt.h"
+
+#include "gridcmd.h"
+#include "pvox/h5.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void hash_hex(const char *text, size_t len, char out[17])
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ull;
+    }
+    snprintf(out, 17, "%016" PRIx64, h);
+}
+
+static pv_status save_now(pv_interp *I)
+{
+    pv_ctx *ctx = I->ctx;
+    size_t n = pv_gridset_count(I);
+    pv_h5_grid *d = calloc(n ? n : 1, sizeof *d);
+    if (pv_status_agree(ctx, d ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory")) != PV_OK) {
+        free(d);
+        return PV_ENOMEM;
+    }
+    for (size_t k = 0; k < n; k++) {
+        pv_grid *g = pv_gridset_at(I, k);
+        d[k] = (pv_h5_grid){g->name, g->n, {g->min[0], g->min[1], g->min[2]},
+                            {g->max[0], g->max[1], g->max[2]}, g->z0, g->z1, g->data};
+    }
+    pv_grid *act = pv_gridset_active(I);
+    char state[512];
+    snprintf(state, sizeof state, "changes=%" PRId64 " active=%s", I->ck.seq,
+             act ? act->name : "");
+    pv_h5_opts o = {0};
+    o.script = I->script_name;
+    o.job_hash = I->ck.hash;
+    o.job_state = state;
+    pv_h5_stats hs;
+    pv_status st = pv_h5_save_all(ctx, ctx->opt.checkpoint, d, n, &o, &hs);
+    free(d);
+    if (st == PV_OK) {
+        I->ck.dirty = false;
+        I->ck.last_save = MPI_Wtime();
+        pv_log(ctx, PV_LOG_INFO, "ckpt", "checkpoint %s: %zu grid%s after %" PRId64
+               " grid changes (%.2f s)", ctx->opt.checkpoint, n, n == 1 ? "" : "s",
+               I->ck.seq, hs.seconds);
+    }
+    return st;
+}
+
+/* Save if --checkpoint is on and the interval allows (rank 0's clock decides). */
+static pv_status maybe_save(pv_interp *I)
+{
+    pv_ctx *ctx = I->ctx;
+    if (!ctx->opt.checkpoint || !I->ck.dirty)
+        return PV_OK;
+    int go = 1;
+    if (ctx->opt.checkpoint_every > 0 && I->ck.last_save > 0)
+        go = MPI_Wtime() - I->ck.last_save >= ctx->opt.checkpoint_every;
+    MPI_Bcast(&go, 1, MPI_INT, 0, ctx->comm);
+    return go ? save_now(I) : PV_OK;
+}
+
+bool pv_ckpt_skip_change(pv_interp *I)
+{
+    if (I->ck.seq < I->ck.replay_until) {
+        I->ck.seq++;
+        return true;
+    }
+    return false;
+}
+
+pv_status pv_ckpt_changed(pv_interp *I, bool save)
+{
+    I->ck.seq++;
+    I->ck.dirty = true;
+    return save ? maybe_save(I) : PV_OK;
+}
+
+pv_status pv_ckpt_before_plot(pv_interp *I)
+{
+    return maybe_save(I);
+}
+
+bool pv_ckpt_skip_plot(pv_interp *I, const char *path)
+{
+    if (!I->ck.resumed)
+        return false;
+    int exists = 0;
+    if (I->ctx->rank == 0)
+        exists = path && access(path, F_OK) == 0;
+    MPI_Bcast(&exists, 1, MPI_INT, 0, I->ctx->comm);
+    if (exists)
+        pv_log(I->ctx, PV_LOG_INFO, "ckpt", "resume: %s exists, not drawn again", path);
+    return exists != 0;
+}
+
+static pv_status load_all(pv_interp *I, pv_h5_file *f, const char *active)
+{
+    pv_ctx *ctx = I->ctx;
+    const pv_h5_info *in = pv_h5_file_info(f);
+    for (size_t k = 0; k < in->ngrids; k++) {
+        const pv_h5_entry *e = &in->grids[k];
+        if (e->problem)
+            return pv_err(ctx, PV_EIO, "%s: %s", ctx->opt.resume, e->problem);
+        pv_grid *g = pv_grid_create(ctx, e->name, e->n);
+        if (!g)
+            return ctx->err_code ? ctx->err_code : PV_ENOMEM;
+        for (int ax = 0; ax < 3; ax++)
+            pv_grid_set_range(g, ax, e->min[ax], e->max[ax]);
+        pv_status st = pv_h5_read(ctx, f, e->name, g->z0, g->z1, g->data, NULL);
+        if (st != PV_OK) {
+            pv_grid_destroy(ctx, g);
+            return st;
+        }
+        if ((st = pv_gridset_adopt(I, g, strcmp(e->name, active) == 0)) != PV_OK)
+            return st;
+    }
+    return PV_OK;
+}
+
+pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len)
+{
+    pv_ctx *ctx = I->ctx;
+    if (I->ck.started)
+        return PV_OK;
+    I->ck.started = true;
+    hash_hex(text, len, I->ck.hash);
+    if (!ctx->opt.resume)
+        return PV_OK;
+    pv_h5_file *f = pv_h5_open(ctx, ctx->opt.resume, NULL);
+    if (!f)
+        return ctx->err_code ? ctx->err_code : PV_EIO;
+    const pv_h5_info *in = pv_h5_file_info(f);
+    pv_status st = PV_OK;
+    long long changes = -1;
+    char active[256] = "";
+    if (!in->job_hash[0] || sscanf(in->job_state, "changes=%lld active=%255s", &changes, active) < 1)
+        st = pv_err(ctx, PV_ESCRIPT, "%s: not a --checkpoint file (no job_hash/job_state "
+                    "attributes); load it with vload instead", ctx->opt.resume);
+    else if (strcmp(in->job_hash, I->ck.hash) != 0)
+        st = pv_err(ctx, PV_ESCRIPT, "%s was written by a different job script (%s, hash %s; "
+                    "this script hashes to %s): refusing to resume", ctx->opt.resume,
+                    in->script[0] ? in->script : "?", in->job_hash, I->ck.hash);
+    if (st == PV_OK)
+        st = load_all(I, f, active);
+    st = pv_status_agree(ctx, st);
+    if (st == PV_OK) {
+        I->ck.replay_until = changes;
+        I->ck.resumed = true;
+        pv_log(ctx, PV_LOG_INFO, "ckpt", "resuming from %s: %zu grid%s, skipping the first "
+               "%lld grid changes of the script", ctx->opt.resume, in->ngrids,
+               in->ngrids == 1 ? "" : "s", changes);
+    }
+    pv_h5_close(ctx, f);
+    return st;
+}
