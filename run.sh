@@ -30,9 +30,9 @@ pv_install_packages "${PV_BUILD_PACKAGES[@]}"
 pv_build "$here" "$build" -DPV_BUILD_TESTS=OFF -DPV_BUILD_BENCH=OFF
 pv_mpi_env
 np=${PVOX_NP:-2}
-pv_say "mpirun -n $np $build/pvox ${opts[*]} ${jobs[*]}   (in $(pwd))"
+pv_say "mpirun --bind-to none -n $np $build/pvox ${opts[*]} ${jobs[*]}   (in $(pwd))"
 set +e
-mpirun --quiet -n "$np" "$build/pvox" "${opts[@]}" "${jobs[@]}"
+mpirun --quiet --bind-to none -n "$np" "$build/pvox" "${opts[@]}" "${jobs[@]}"
 rc=$?
 set -e
 pv_say "pvox exited with $rc"
