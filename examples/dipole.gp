@@ -47,6 +47,10 @@ splot $v with points above -10**6 pointtype 7 pointsize 0.4 linecolor palette
 unset jitter
 
 # ---- a4: one slice at x = 0.2 coloured by the potential -------------------------------------
+# The colour range would otherwise come from the values on the slices, which include the
+# +-10**6 guard values at the charges (a5 cuts through them): the article's appendix also
+# fixes it.
+set cbrange [-3:3]
 set output "out/a4_slice.png"
 splot "++" using (0.2):1:2:(voxel(0.2, $1, $2)) with pm3d
 
@@ -61,6 +65,8 @@ do for [j=0:9] {
     set output "out/slfr" . gprintf('%02g', j) . '.png'
     splot "++" using (j/9.):1:2:(voxel(j/9., $1, $2)) with pm3d
 }
+
+set cbrange [*:*]
 
 # ---- a7: the isosurfaces at +1 and -1 ----------------------------------------------------------
 set pm3d depthorder
