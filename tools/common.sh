@@ -8,7 +8,8 @@ PV_BUILD_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin
     libhdf5-openmpi-dev hdf5-tools libpng-dev libcairo2-dev fonts-dejavu-core)
 # Oracles and checkers used by the test suite.
 PV_TEST_PACKAGES=(gnuplot-nox python3 python3-numpy python3-h5py python3-pil
-    paraview python3-paraview xvfb xauth)
+    paraview python3-paraview xvfb xauth
+    slurmctld slurmd slurm-client munge libpmix-dev)
 
 pv_say() { printf '==> %s\n' "$*" >&2; }
 pv_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -33,9 +34,20 @@ pv_install_packages() {
     fi
     pv_say "installing: ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update </dev/null
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        "${missing[@]}" </dev/null
+    # munge's and slurm's maintainer scripts would start system-wide daemons through
+    # invoke-rc.d on a machine without a policy-rc.d; the SLURM test runs its own private
+    # cluster, so forbid that for the duration of the install
+    local added_policy=0
+    if [ ! -e /usr/sbin/policy-rc.d ] && [ -w /usr/sbin ]; then
+        printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d &&
+            added_policy=1
+    fi
+    local rc=0
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update </dev/null || rc=$?
+    [ "$rc" = 0 ] && { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+        --no-install-recommends -o DPkg::Lock::Timeout=600 "${missing[@]}" </dev/null || rc=$?; }
+    [ "$added_policy" = 1 ] && rm -f /usr/sbin/policy-rc.d
+    [ "$rc" = 0 ] || pv_die "apt-get failed (exit $rc) installing: ${missing[*]}"
 }
 
 # pv_build SRC BUILD [cmake -D options...]: configure (warnings are errors under CI=true)

@@ -14,7 +14,7 @@
  *
  * Messages: [u32 runs][runs x (u32 first, u32 count)][pixels], pixel offsets relative to
  * the range start, only non-empty pixels (some sample opacity > 0). A pixel is 4 floats
- * of premultiplied RGBA (16-bit colour would flip 0.5% of the 8-bit output values by
+ * of premultiplied RGBA, the float depth of its nearest fragment (16-bit colour would flip 0.5% of the 8-bit output values by
  * one level against a one-rank render), a tag byte and its 16 sample opacities: none for
  * tag 0 (all 255, the common opaque pixel), one byte for tag 1 (all equal), 16 for tag 2. Buffers are
  * allocated before any message so an allocation failure is agreed first.
@@ -25,17 +25,19 @@
 #include <string.h>
 
 #define NS PV_RASTER_SAMPLES
-#define PX_MAX_BYTES (16u + 1u + NS) /* colour, tag, opacities */
+#define PX_MAX_BYTES (16u + 4u + 1u + NS) /* colour, depth, tag, opacities */
 
 typedef struct work {
     int w, h;
     size_t npix;
     float *rgba;             /* the whole canvas: this rank's current picture */
     uint8_t *cover;          /* npix x NS sample opacities */
+    float *depth;            /* npix: depth of the nearest fragment (INFINITY: none) */
     unsigned char *sbuf, *rbuf;
     size_t cap;              /* bytes of each message buffer */
     float *tmp;              /* decoded pixels of one run (npix x 4) */
     uint8_t *tcover;
+    float *tdepth;
     pv_composite_stats st;
 } work;
 
@@ -73,6 +75,8 @@ static size_t encode(work *w, size_t lo, size_t hi)
             const uint8_t *cv = w->cover + NS * j;
             memcpy(px, w->rgba + 4 * j, 4 * sizeof(float));
             px += 4 * sizeof(float);
+            memcpy(px, w->depth + j, sizeof(float));
+            px += sizeof(float);
             bool same = true;
             for (int k = 1; k < NS; k++) same = same && cv[k] == cv[0];
             if (same && cv[0] == 255) {
@@ -95,7 +99,11 @@ static size_t encode(work *w, size_t lo, size_t hi)
 }
 
 /* Blend a message for pixels starting at `lo` into the working picture: the received
- * pixels go in front of ours if `recv_front`, behind otherwise. */
+ * pixels go in front of ours if `recv_front`, behind otherwise, unless the depths of the
+ * two pixels' nearest fragments say the opposite. Along one view ray slabs never
+ * interleave, so for thin primitives the depths agree with the slab order; markers are
+ * flat sprites with a width, and two that overlap across a slab plane are ordered by
+ * their depths, as one rank orders them. */
 static void blend_msg(work *w, const unsigned char *msg, size_t lo, bool recv_front)
 {
     uint32_t nruns;
@@ -107,6 +115,8 @@ static void blend_msg(work *w, const unsigned char *msg, size_t lo, bool recv_fr
         for (uint32_t k = 0; k < run[1]; k++) {
             memcpy(w->tmp + 4 * k, px, 4 * sizeof(float));
             px += 4 * sizeof(float);
+            memcpy(w->tdepth + k, px, sizeof(float));
+            px += sizeof(float);
             uint8_t *cv = w->tcover + (size_t)NS * k;
             int tag = *px++;
             if (tag == 2) {
@@ -117,12 +127,17 @@ static void blend_msg(work *w, const unsigned char *msg, size_t lo, bool recv_fr
             }
         }
         size_t at = lo + run[0];
-        float *mine = w->rgba + 4 * at;
-        uint8_t *mc = w->cover + NS * at;
-        if (recv_front)
-            pv_composite_over(run[1], w->tmp, w->tcover, mine, mc, mine, mc);
-        else
-            pv_composite_over(run[1], mine, mc, w->tmp, w->tcover, mine, mc);
+        for (uint32_t k = 0; k < run[1]; k++) {
+            float *mine = w->rgba + 4 * (at + k);
+            uint8_t *mc = w->cover + NS * (at + k);
+            float md = w->depth[at + k], rd = w->tdepth[k];
+            bool front = recv_front ? !(rd > md) : rd < md;
+            if (front)
+                pv_composite_over(1, w->tmp + 4 * k, w->tcover + NS * k, mine, mc, mine, mc);
+            else
+                pv_composite_over(1, mine, mc, w->tmp + 4 * k, w->tcover + NS * k, mine, mc);
+            if (rd < md) w->depth[at + k] = rd;
+        }
     }
 }
 
@@ -150,11 +165,13 @@ static void load_local(work *w, const pv_tile *t)
 {
     memset(w->rgba, 0, w->npix * 4 * sizeof(float));
     memset(w->cover, 0, w->npix * NS);
+    for (size_t i = 0; i < w->npix; i++) w->depth[i] = (float)INFINITY;
     for (int y = 0; y < t->h; y++) {
         size_t dst = (size_t)(t->y0 + y) * (size_t)w->w + (size_t)t->x0;
         size_t src = (size_t)y * (size_t)t->w;
         memcpy(w->rgba + 4 * dst, t->rgba + 4 * src, (size_t)t->w * 4 * sizeof(float));
         memcpy(w->cover + NS * dst, t->cover + NS * src, (size_t)t->w * NS);
+        memcpy(w->depth + dst, t->depth + src, (size_t)t->w * sizeof(float));
     }
 }
 
@@ -172,7 +189,9 @@ static pv_status work_alloc(pv_ctx *ctx, work *w, const pv_tile *local)
     w->rbuf = w->sbuf ? pv_alloc(ctx, w->cap) : NULL;
     w->tmp = w->rbuf ? pv_alloc(ctx, w->npix * 4 * sizeof(float)) : NULL;
     w->tcover = w->tmp ? pv_alloc(ctx, w->npix * NS) : NULL;
-    return w->tcover ? PV_OK : ctx->err_code;
+    w->depth = w->tcover ? pv_alloc(ctx, w->npix * sizeof(float)) : NULL;
+    w->tdepth = w->depth ? pv_alloc(ctx, w->npix * sizeof(float)) : NULL;
+    return w->tdepth ? PV_OK : ctx->err_code;
 }
 
 static void work_free(pv_ctx *ctx, work *w)
@@ -183,6 +202,8 @@ static void work_free(pv_ctx *ctx, work *w)
     pv_free(ctx, w->rbuf, w->cap);
     pv_free(ctx, w->tmp, w->npix * 4 * sizeof(float));
     pv_free(ctx, w->tcover, w->npix * NS);
+    pv_free(ctx, w->depth, w->npix * sizeof(float));
+    pv_free(ctx, w->tdepth, w->npix * sizeof(float));
 }
 
 /* Gather every survivor's final range on rank 0 into `out`. */
@@ -221,6 +242,7 @@ static pv_status gather(pv_ctx *ctx, work *w, bool survivor, size_t lo, size_t h
                 if (own) continue;
                 memset(w->rgba + 4 * i, 0, 4 * sizeof(float));
                 memset(w->cover + NS * i, 0, NS);
+                w->depth[i] = (float)INFINITY;
             }
             for (int r = 1; r < P; r++)
                 if (counts[r] > 0) blend_msg(w, w->rbuf + displs[r], (size_t)all[3 * r + 1], false);
@@ -230,7 +252,7 @@ static pv_status gather(pv_ctx *ctx, work *w, bool survivor, size_t lo, size_t h
                 unsigned m = 0;
                 for (int k = 0; k < NS; k++) m |= (unsigned)(w->cover[NS * i + (size_t)k] != 0) << k;
                 out->mask[i] = (uint16_t)m;
-                out->depth[i] = (float)INFINITY;
+                out->depth[i] = w->depth[i];
             }
         }
     }

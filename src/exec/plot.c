@@ -769,6 +769,9 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
             return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, ds->name_off,
                                    "grid limits must be set before use");
         re->grid = g;
+        if (rs->has_style && rs->style == PV_STYLE_ISOSURFACE && !rs->has_level)
+            return pv_source_error(I->ctx, PV_ESYNTAX, c->tl->src, ds->name_off,
+                                   "isosurface requires a level");
         if (rs->has_style && rs->style == PV_STYLE_ISOSURFACE) {
             re->kind = PV_RE_SKIPPED;
             re->why = "isosurfaces (with isosurface)";
@@ -795,8 +798,16 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     size_t len = 0;
     pv_status st = PV_OK;
     if (ds->kind == PV_DS_FILE &&
-        (st = pv_exec_read_file(I, c, ds->name_off, ds->name, &data, &len)) != PV_OK)
-        return st;
+        (st = pv_exec_read_file(I, c, ds->name_off, ds->name, &data, &len)) != PV_OK) {
+        if (st == PV_ENOMEM) return st;
+        /* gnuplot warns and plots the other elements (no data at all is an error) */
+        pv_err_clear(I->ctx);
+        pv_source_warn(I->ctx, c->tl->src, ds->name_off, "Cannot find or open file \"%s\"",
+                       ds->name);
+        re->kind = PV_RE_SKIPPED;
+        re->why = NULL;
+        return PV_OK;
+    }
     pv_sampling samp;
     fill_sampling(I, ps, ds, &samp);
     pv_data_opts opts;
@@ -956,8 +967,15 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
             I->last_splot = t;
         }
     }
-    if (st == PV_OK && exec && !I->table_on && ps.is_splot && ps.nre > 0)
-        st = pv_render_splot(I, c, plot_off, ps.re, ps.nre);
+    if (st == PV_OK && exec && !I->table_on && ps.is_splot && ps.nre > 0) {
+        bool any = false;
+        for (int k = 0; k < ps.nre; k++) any = any || ps.re[k].kind != PV_RE_SKIPPED || ps.re[k].why;
+        if (!any)
+            st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, plot_off,
+                                 "no functions or data to plot");
+        else
+            st = pv_render_splot(I, c, plot_off, ps.re, ps.nre);
+    }
     else if (st == PV_OK && exec && (ps.needs_render || is_replot)) I->plots_skipped++;
     for (int k = 0; k < ps.nre; k++) pv_relem_fini(&ps.re[k]);
     free(ps.re);

@@ -582,10 +582,8 @@ static char *output_path(pv_interp *I)
 pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_relem *e, int n)
 {
     pv_ctx *ctx = I->ctx;
-    (void)c;
-    (void)off;
     for (int k = 0; k < n; k++)
-        if (e[k].kind == PV_RE_SKIPPED)
+        if (e[k].kind == PV_RE_SKIPPED && e[k].why)
             pv_warn_once(ctx, PV_ONCE_PLOT_NOT_BUILT,
                          "%s are not drawn by this version of pvox (skipped)", e[k].why);
     pv_status st0 = pv_ckpt_before_plot(I);
@@ -665,6 +663,14 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_relem *e, i
         free(rgb);
     }
     st = pv_status_agree(ctx, st);
+    if (st != PV_OK && st != PV_ENOMEM && ctx->err_msg && !strchr(ctx->err_msg, '\n')) {
+        /* a failure without a location (writing the PNG): name the plot command */
+        char *msg = strdup(ctx->err_msg);
+        pv_status code = st;
+        pv_err_clear(ctx);
+        st = pv_source_error(ctx, code, c->tl->src, off, "%s", msg ? msg : "plot failed");
+        free(msg);
+    }
     if (st == PV_OK)
         pv_log(ctx, PV_LOG_INFO, "render", "wrote %s (%dx%d, %zu points, %zu triangles on rank 0)",
                path ? path : "?", W, H, r ? pv_raster_count_points(r) : 0,

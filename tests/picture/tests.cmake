@@ -1,0 +1,92 @@
+# Picture tests of the renderer (tests/picture/README.md), label "picture":
+#   picture.reference          renders scenes/*.gp at 1 rank, 1 thread (fixture)
+#   picture.determinism.npN    the same scenes at N = 1..4 ranks, 1 and 2 threads: max
+#                              channel difference 2 on at most 0.1% of the pixels
+#   picture.golden             the reference against golden/*.png (8 levels, 0.5%)
+#   picture.fidelity.npN       fidelity/*.gp against gnuplot 5.4's svg (and pngcairo):
+#                              positions, pm3d colours, marker counts and colours
+# picture.py needs numpy and PIL: use the interpreter find_package(Python3) finds if it
+# can import them, else /usr/bin/python3 (Debian's python3-numpy, python3-pil). Without
+# them, or without gnuplot, the tests skip (77), or fail when the environment has CI=true.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+set(pv_picture_python "")
+foreach(py ${Python3_EXECUTABLE} /usr/bin/python3)
+  if(py AND NOT pv_picture_python)
+    execute_process(COMMAND ${py} -c "import numpy, PIL.Image"
+      RESULT_VARIABLE pv_picture_rc OUTPUT_QUIET ERROR_QUIET)
+    if(pv_picture_rc EQUAL 0)
+      set(pv_picture_python ${py})
+    endif()
+  endif()
+endforeach()
+if(NOT pv_picture_python)
+  # runs anyway, so the test reports the missing modules (skip, or failure under CI)
+  if(Python3_EXECUTABLE)
+    set(pv_picture_python ${Python3_EXECUTABLE})
+  else()
+    set(pv_picture_python python3)
+  endif()
+endif()
+
+set(pv_picture_dir ${CMAKE_CURRENT_LIST_DIR})
+set(pv_picture_cmd ${pv_picture_python} ${pv_picture_dir}/picture.py)
+set(pv_picture_ref ${CMAKE_BINARY_DIR}/picture-ref)
+set(pv_picture_scenes
+  ${pv_picture_dir}/scenes/points.gp ${pv_picture_dir}/scenes/jitter.gp
+  ${pv_picture_dir}/scenes/alpha.gp ${pv_picture_dir}/scenes/slices.gp
+  ${pv_picture_dir}/scenes/below.gp ${pv_picture_dir}/scenes/overlap.gp)
+set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
+
+add_test(NAME picture.reference
+  COMMAND ${pv_picture_cmd} render --pvox $<TARGET_FILE:pvox> --mpiexec ${MPIEXEC_EXECUTABLE}
+          --out ${pv_picture_ref} ${pv_picture_scenes})
+set_tests_properties(picture.reference PROPERTIES
+  LABELS "picture" FIXTURES_SETUP pv_picture_ref SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "${pv_picture_env}")
+
+foreach(np 1 2 3 4)
+  set(pv_picture_procs ${np})
+  if(pv_picture_procs GREATER 2)
+    set(pv_picture_procs 2)
+  endif()
+  add_test(NAME picture.determinism.np${np}
+    COMMAND ${pv_picture_cmd} determinism --pvox $<TARGET_FILE:pvox>
+            --mpiexec ${MPIEXEC_EXECUTABLE} --np ${np} --threads 1,2 --ref ${pv_picture_ref}
+            ${pv_picture_scenes})
+  set_tests_properties(picture.determinism.np${np} PROPERTIES
+    LABELS "picture;mpi" FIXTURES_REQUIRED pv_picture_ref PROCESSORS ${pv_picture_procs}
+    SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${pv_picture_env}")
+endforeach()
+
+add_test(NAME picture.golden
+  COMMAND ${pv_picture_cmd} golden --pvox $<TARGET_FILE:pvox> --golden ${pv_picture_dir}/golden
+          --ref ${pv_picture_ref} ${pv_picture_scenes})
+set_tests_properties(picture.golden PROPERTIES
+  LABELS "picture" FIXTURES_REQUIRED pv_picture_ref SKIP_RETURN_CODE 77 TIMEOUT 300
+  ENVIRONMENT "${pv_picture_env}")
+
+set(pv_picture_fidelity
+  positions:${pv_picture_dir}/fidelity/pos_view65.gp
+  positions:${pv_picture_dir}/fidelity/pos_default.gp
+  positions:${pv_picture_dir}/fidelity/box_view65.gp
+  positions:${pv_picture_dir}/fidelity/box_below.gp
+  pm3d:${pv_picture_dir}/fidelity/pm3d_slice.gp
+  pm3d:${pv_picture_dir}/fidelity/pm3d_flat.gp
+  counts:${pv_picture_dir}/fidelity/count_above0.gp
+  counts:${pv_picture_dir}/fidelity/count_above2.gp
+  counts:${pv_picture_dir}/fidelity/count_alpha.gp
+  counts:${pv_picture_dir}/fidelity/count_pi2.gp
+  counts:${pv_picture_dir}/fidelity/count_pi3.gp)
+# 1 rank, and 3 ranks (uneven slabs: `pi k` and `above` must use global node indices)
+foreach(np 1 3)
+  set(pv_picture_procs ${np})
+  if(pv_picture_procs GREATER 2)
+    set(pv_picture_procs 2)
+  endif()
+  add_test(NAME picture.fidelity.np${np}
+    COMMAND ${pv_picture_cmd} fidelity --pvox $<TARGET_FILE:pvox>
+            --mpiexec ${MPIEXEC_EXECUTABLE} --np ${np} ${pv_picture_fidelity})
+  set_tests_properties(picture.fidelity.np${np} PROPERTIES
+    LABELS "picture;oracle;mpi" PROCESSORS ${pv_picture_procs} SKIP_RETURN_CODE 77 TIMEOUT 300
+    ENVIRONMENT "${pv_picture_env}")
+endforeach()

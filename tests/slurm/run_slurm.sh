@@ -1,0 +1,431 @@
+#!/usr/bin/env bash
+# run_slurm.sh PVOX [SRCDIR] -- run the SLURM job scripts of jobs/ on a private,
+# single-node SLURM cluster started here (shared/notes/slurm-ci.md) and check the results.
+#
+# Brings up munged + slurmctld + slurmd as background children in foreground mode, with
+# every file under a fresh temporary directory and nothing in /etc; submits, from a
+# temporary working directory that links examples/ and jobs/:
+#   1. jobs/dipole.sbatch               COMPLETED 0:0, 17 PNG files, the printed potential
+#   2. jobs/fill_1024.sbatch at 64³      COMPLETED 0:0, HDF5 voxels against arithmetic,
+#                                        2 ranks x 1 thread
+#   3. jobs/render_h5.sbatch after 2     --dependency=afterok: starts after 2 ends, a PNG
+#   4. the fill at 1 task x 2 threads    COMPLETED 0:0, 1 rank x 2 threads
+#   5. the fill at 512³ with --mem=64M   FAILED 3:0: pvox refuses a grid over the allocation
+#   6. dipole.sbatch on a broken script  FAILED 1:0 with pvox's error message
+# then stops the daemons it started, by PID, whatever happens: on exit or a signal (trap),
+# and, if the test is killed outright, from a detached watchdog (see "stopping").
+# One run at a time per machine (lock file $TMPDIR/pvox-slurm-test.lock).
+#
+# Exit 0 pass, 1 fail, 77 skip (SLURM or munge not installed and CI is not "true").
+# Needs (Debian 12): slurmctld slurmd slurm-client munge libpmix-dev hdf5-tools.
+# Environment: KEEP=1 keeps the temporary directory (logs, job outputs) for debugging;
+# PVOX_SLURM_PORT=P uses ports P and P+1 instead of a free pair picked at random;
+# PVOX_SLURM_BUDGET=S gives up waiting for jobs after S seconds in all (default 240).
+set -euo pipefail
+
+# ------------------------------------------------------------------ stopping
+# What this test starts: the three daemons (their PIDs also go to $BASE/daemons.pids), and
+# through them the slurmstepd processes of the jobs, which slurmd detaches (their parent
+# becomes init) and which are the parents of the jobs' processes. slurmstepd keeps
+# SLURM_CONF=$BASE/etc/slurm.conf from slurmd's environment (and drops other variables):
+# that finds our job steps, and only ours, when a job still runs after the daemons died.
+
+stop_pids() {   # pid... : TERM all at once (daemons take 1-2 s), wait up to 10 s, KILL
+    local pid alive
+    [ "$#" -gt 0 ] || return 0
+    kill "$@" 2>/dev/null
+    for _ in $(seq 1 100); do
+        alive=0
+        for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+        [ "$alive" = 0 ] && return 0
+        sleep 0.1
+    done
+    kill -9 "$@" 2>/dev/null
+    return 0
+}
+
+stray_steps() {   # base -> PIDs of our slurmstepds and all their descendants
+    local e pid roots=()
+    for e in /proc/[0-9]*/environ; do
+        pid=${e#/proc/}
+        pid=${pid%/environ}
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = slurmstepd ] || continue
+        tr '\0' '\n' 2>/dev/null <"$e" | grep -qxF "SLURM_CONF=$1/etc/slurm.conf" && roots+=("$pid")
+    done
+    [ "${#roots[@]}" -gt 0 ] || return 0
+    ps -eo pid=,ppid= | awk -v roots="${roots[*]}" '
+        BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) keep[r[i]] = 1 }
+        { parent[$1] = $2 }
+        END { do { grew = 0
+                   for (p in parent) if (!(p in keep) && (parent[p] in keep)) { keep[p] = 1; grew = 1 }
+              } while (grew)
+              for (p in keep) print p }'
+}
+
+# Watchdog mode (started below, detached): once the test process is gone, stop whatever
+# it left running because it was killed before its own clean-up could run (SIGKILL, e.g.
+# a test runner's timeout, which takes our children but not the detached slurmstepds).
+if [ "${1:-}" = --watchdog ]; then
+    main=$2 BASE=$3
+    echo "$$" >"$BASE/watchdog.pid"
+    while kill -0 "$main" 2>/dev/null; do sleep 1; done
+    if [ ! -d "$BASE" ] || [ -e "$BASE/.stopped" ]; then exit 0; fi
+    daemons=()
+    while read -r pid; do   # still ours if it still runs the same program
+        case "$(cat "/proc/$pid/comm" 2>/dev/null)" in
+        munged | slurmctld | slurmd) daemons+=("$pid") ;;
+        esac
+    done <"$BASE/daemons.pids"
+    stop_pids "${daemons[@]}"
+    # shellcheck disable=SC2046  # one PID per word
+    stop_pids $(stray_steps "$BASE")
+    [ "${KEEP:-}" = 1 ] || rm -rf "$BASE"
+    exit 0
+fi
+
+PVOX=${1:?usage: run_slurm.sh PVOX [SRCDIR]}
+SRCDIR=${2:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+PVOX=$(cd "$(dirname "$PVOX")" && pwd)/$(basename "$PVOX")
+
+T0=$(date +%s.%N)
+# every wait ends by then, well inside ctest's 300 s, so our own clean-up always runs
+DEADLINE=$(( $(date +%s) + ${PVOX_SLURM_BUDGET:-240} ))
+log() { printf '[slurm %5.1fs] %s\n' "$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')" "$*"; }
+fail() { log "FAIL: $*"; exit 1; }
+
+# ------------------------------------------------------------------ prerequisites
+skip_or_fail() {
+    if [ "${CI:-}" = true ]; then
+        fail "$* (CI=true: install slurmctld slurmd slurm-client munge libpmix-dev hdf5-tools)"
+    fi
+    log "SKIP: $*"
+    exit 77
+}
+for cmd in munged munge unmunge slurmctld slurmd sbatch srun scontrol sinfo scancel squeue \
+           h5dump flock setsid; do
+    command -v "$cmd" >/dev/null 2>&1 || skip_or_fail "'$cmd' not found"
+done
+# Slurm's mpi/pmix plugin dlopen()s the unversioned libpmix.so that libpmix-dev ships
+compgen -G '/usr/lib/*/pmix2/lib/libpmix.so' >/dev/null || compgen -G '/usr/lib/pmix2/lib/libpmix.so' >/dev/null \
+    || skip_or_fail "pmix2/lib/libpmix.so not found (package libpmix-dev)"
+[ -x "$PVOX" ] || fail "pvox program '$PVOX' not found"
+[ -f "$SRCDIR/jobs/dipole.sbatch" ] || fail "no jobs/dipole.sbatch under '$SRCDIR'"
+
+# ------------------------------------------------------------------ one run at a time
+LOCK=${TMPDIR:-/tmp}/pvox-slurm-test.lock
+exec 9>>"$LOCK"
+if ! flock -n 9; then
+    log "another run of this test holds $LOCK: waiting up to 120 s"
+    flock -w 120 9 || fail "another run of this test still holds $LOCK"
+fi
+
+BASE=$(mktemp -d "${TMPDIR:-/tmp}/pvox-slurm.XXXXXX")
+chmod 755 "$BASE"
+DAEMON_PIDS=()   # the daemons we started
+# the watchdog keeps the lock (fd 9) until it has seen us go
+setsid -f bash "${BASH_SOURCE[0]}" --watchdog "$$" "$BASE" </dev/null >/dev/null 2>&1
+
+cleanup() {
+    local rc=$? f
+    set +e
+    trap - EXIT INT TERM
+    if [ -n "${SLURM_CONF:-}" ] && [ "${#DAEMON_PIDS[@]}" -gt 0 ]; then
+        # cancel what is left so the job steps end before their slurmd
+        scancel --quiet --user="$(id -un)" >/dev/null 2>&1
+        for _ in $(seq 1 50); do
+            [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+            sleep 0.1
+        done
+    fi
+    if [ "$rc" != 0 ] && [ -d "$BASE/log" ]; then
+        for f in "$BASE"/log/*.log; do
+            [ -s "$f" ] && { echo "----- $f (last 25 lines)"; tail -n 25 "$f"; }
+        done
+    fi
+    stop_pids "${DAEMON_PIDS[@]}"
+    [ "${#DAEMON_PIDS[@]}" = 0 ] || wait "${DAEMON_PIDS[@]}" 2>/dev/null
+    # shellcheck disable=SC2046  # one PID per word
+    stop_pids $(stray_steps "$BASE")
+    touch "$BASE/.stopped"
+    # the watchdog leads its own process group (setsid): end it and its sleep now
+    f=$(cat "$BASE/watchdog.pid" 2>/dev/null)
+    [ -n "$f" ] && kill -- "-$f" 2>/dev/null
+    if [ "${KEEP:-}" = 1 ]; then
+        log "KEEP=1: kept $BASE"
+    else
+        rm -rf "$BASE"
+    fi
+    log "daemons stopped, exit $rc"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'fail "interrupted by a signal"' INT TERM
+
+# ------------------------------------------------------------------ configuration
+# Two free ports (slurmctld, slurmd) away from Slurm's defaults 6817/6818.
+port_listening() {   # port -> 0 if some socket listens on it
+    local hex
+    hex=$(printf ':%04X' "$1")
+    awk -v p="$hex" 'FNR > 1 && $4 == "0A" && substr($2, length($2) - 4) == p { f = 1 }
+                     END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+PORT=${PVOX_SLURM_PORT:-}
+if [ -z "$PORT" ]; then
+    for _ in $(seq 1 30); do
+        cand=$(( 27000 + (RANDOM % 1000) * 2 ))
+        if ! port_listening "$cand" && ! port_listening $((cand + 1)); then PORT=$cand; break; fi
+    done
+    [ -n "$PORT" ] || fail "no free port pair found in 27000-28999"
+fi
+
+NODE=$(hostname -s)
+USER_NAME=$(id -un)
+mkdir -p "$BASE"/{etc,munge,state,spool,log,work}
+MUNGE_SOCK=$BASE/munge/munge.socket.2
+# munged refuses a key readable by others; the socket directory must be traversable
+dd if=/dev/urandom of="$BASE/munge/munge.key" bs=1024 count=1 status=none
+chmod 400 "$BASE/munge/munge.key"
+chmod 711 "$BASE/munge"
+
+# The node as slurmd sees it, minus RealMemory (given once below); at least 2 CPUs since
+# the jobs run 2 tasks (config_overrides lets a 1-CPU machine advertise 2).
+HW=$(slurmd -C | head -n 1)
+HW_CPUS=$(sed -n 's/.*CPUs=\([0-9]*\).*/\1/p' <<<"$HW")
+MEM_MB=$(sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p' <<<"$HW")
+if [ "${HW_CPUS:-0}" -ge 2 ]; then
+    NODE_HW=$(sed -e 's/^NodeName=[^ ]* //' -e 's/ RealMemory=[0-9]*//' -e 's/ UpTime=.*//' <<<"$HW")
+    OVERRIDES=
+else
+    NODE_HW="CPUs=2"
+    OVERRIDES="SlurmdParameters=config_overrides"
+fi
+
+export SLURM_CONF=$BASE/etc/slurm.conf
+cat >"$SLURM_CONF" <<EOF
+ClusterName=pvoxtest
+SlurmctldHost=$NODE(127.0.0.1)
+SlurmctldPort=$PORT
+SlurmdPort=$((PORT + 1))
+SlurmUser=$USER_NAME
+SlurmdUser=$USER_NAME
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$MUNGE_SOCK
+StateSaveLocation=$BASE/state
+SlurmdSpoolDir=$BASE/spool
+SlurmctldPidFile=$BASE/state/slurmctld.pid
+SlurmdPidFile=$BASE/spool/slurmd.pid
+SlurmctldLogFile=$BASE/log/slurmctld.log
+SlurmdLogFile=$BASE/log/slurmd.log
+SlurmctldDebug=info
+SlurmdDebug=info
+MailProg=/bin/true
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+MpiDefault=pmix
+ReturnToService=2
+SchedulerType=sched/backfill
+SchedulerParameters=batch_sched_delay=0
+SlurmctldTimeout=30
+SlurmdTimeout=30
+InactiveLimit=0
+MinJobAge=300
+KillWait=5
+Waittime=0
+$OVERRIDES
+NodeName=$NODE NodeAddr=127.0.0.1 $NODE_HW RealMemory=$MEM_MB State=UNKNOWN
+PartitionName=debug Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
+EOF
+
+# ------------------------------------------------------------------ start the cluster
+# -F/-D: stay in the foreground, as our children (a test runner that kills us and our
+# children takes them along); their own log files get everything; 9>&-: not the lock.
+munged -F --key-file="$BASE/munge/munge.key" --socket="$MUNGE_SOCK" \
+    --pid-file="$BASE/munge/munged.pid" --seed-file="$BASE/munge/munged.seed" \
+    --log-file="$BASE/log/munged.log" </dev/null >>"$BASE/log/munged.out" 2>&1 9>&- &
+DAEMON_PIDS+=($!)
+echo "$!" >>"$BASE/daemons.pids"
+for _ in $(seq 1 50); do [ -S "$MUNGE_SOCK" ] && break; sleep 0.1; done
+munge -n --socket="$MUNGE_SOCK" | unmunge --socket="$MUNGE_SOCK" >/dev/null \
+    || fail "munge round trip failed"
+
+slurmctld -D -i </dev/null >>"$BASE/log/slurmctld.out" 2>&1 9>&- &
+DAEMON_PIDS+=($!)
+echo "$!" >>"$BASE/daemons.pids"
+slurmd -D -N "$NODE" </dev/null >>"$BASE/log/slurmd.out" 2>&1 9>&- &
+DAEMON_PIDS+=($!)
+echo "$!" >>"$BASE/daemons.pids"
+
+state=
+for _ in $(seq 1 60); do   # up to 30 s
+    state=$(sinfo -h -n "$NODE" -o %T 2>/dev/null || true)
+    [ "$state" = idle ] && break
+    for pid in "${DAEMON_PIDS[@]}"; do
+        kill -0 "$pid" 2>/dev/null || fail "a daemon (pid $pid) exited during start-up"
+    done
+    sleep 0.5
+done
+[ "$state" = idle ] || fail "node never became idle (state '$state')"
+log "cluster up: node $NODE idle, ports $PORT/$((PORT + 1)), state in $BASE"
+
+# ------------------------------------------------------------------ helpers
+# Poll the controller (sbatch --wait backs off to 8 s and 32 s between polls).
+wait_job() {   # jobid timeout_s -> sets JOB_STATE JOB_EC JOB_START JOB_END (epoch s)
+    # runs in this shell, not a subshell: a signal stops the polling with the test
+    local id=$1 deadline=$(( $(date +%s) + $2 )) line
+    [ "$deadline" -le "$DEADLINE" ] || deadline=$DEADLINE
+    while :; do
+        line=$(scontrol show job -o "$id" 2>/dev/null || true)
+        JOB_STATE=$(sed -n 's/.* JobState=\([A-Z_]*\).*/\1/p' <<<"$line")
+        case "$JOB_STATE" in
+        COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY | BOOT_FAIL | DEADLINE | PREEMPTED)
+            JOB_EC=$(sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p' <<<"$line")
+            JOB_START=$(date -d "$(sed -n 's/.* StartTime=\([^ ]*\).*/\1/p' <<<"$line")" +%s 2>/dev/null || echo 0)
+            JOB_END=$(date -d "$(sed -n 's/.* EndTime=\([^ ]*\).*/\1/p' <<<"$line")" +%s 2>/dev/null || echo 0)
+            return 0
+            ;;
+        esac
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            scancel "$id" 2>/dev/null || true
+            JOB_STATE="still ${JOB_STATE:-unknown} after the time allowed" JOB_EC=- JOB_START=0 JOB_END=0
+            return 0
+        fi
+        sleep 0.5
+    done
+}
+
+show_output() { echo "----- $1"; cat "$1" 2>/dev/null || echo "(missing)"; }
+
+expect_job() {   # name jobid state exitcode outfile timeout -> sets JOB_START JOB_END
+    local name=$1 id=$2 want_st=$3 want_ec=$4 out=$5
+    wait_job "$id" "$6"
+    if [ "$JOB_STATE" != "$want_st" ] || [ "$JOB_EC" != "$want_ec" ]; then
+        show_output "$out"
+        fail "$name (job $id): $JOB_STATE ExitCode=$JOB_EC, expected $want_st ExitCode=$want_ec"
+    fi
+    log "ok: $name (job $id) $JOB_STATE ExitCode=$JOB_EC"
+}
+
+# A PNG: the 8-byte signature, then the IHDR chunk with the width and height.
+check_png() {   # file width height
+    [ -s "$1" ] || fail "$1: missing or empty"
+    local head
+    head=$(od -An -tx1 -N24 "$1" | tr -d ' \n')
+    [ "${head:0:16}" = 89504e470d0a1a0a ] || fail "$1: not a PNG (starts with ${head:0:16})"
+    [ "${head:24:8}" = 49484452 ] || fail "$1: no IHDR chunk"
+    local w=$((16#${head:32:8})) h=$((16#${head:40:8}))
+    if [ "$w" != "$2" ] || [ "$h" != "$3" ]; then fail "$1: ${w}x$h pixels, expected $2x$3"; fi
+}
+
+# The dipole's potential at (x, y, z): +1 at (0, 0, 0.75), -1 at (0, 0, 0.25).
+potential() {
+    awk -v x="$1" -v y="$2" -v z="$3" 'BEGIN {
+        printf "%.9g", 1 / sqrt(x*x + y*y + (z-0.75)^2) - 1 / sqrt(x*x + y*y + (z-0.25)^2) }'
+}
+near() {   # got want what -> fail unless |got - want| <= 1e-5·max(1, |want|)
+    awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; a = w < 0 ? -w : w;
+                                     exit !(g != "" && d <= 1e-5 * (a > 1 ? a : 1)) }' \
+        || fail "$3: got '$1', expected $2"
+}
+printed_potential() {   # outfile -> the value of the line "potential at (0.5, 0.5, 0.75) = V"
+    sed -n 's/^potential at (0\.5, 0\.5, 0\.75) = \(.*\)$/\1/p' "$1" | head -n 1
+}
+h5_voxel() {   # file iz iy ix -> the float32 voxel /grids/$v[iz][iy][ix]
+    # shellcheck disable=SC2016  # the dataset is literally named $v
+    h5dump -d '/grids/$v' -s "$2,$3,$4" -c 1,1,1 -m '%.9g' "$1" \
+        | sed -n "s/^ *($2,$3,$4): *\([-0-9.eE+]*\).*/\1/p" | head -n 1
+}
+
+# ------------------------------------------------------------------ the jobs
+WORK=$BASE/work
+ln -s "$SRCDIR/examples" "$WORK/examples"
+ln -s "$SRCDIR/jobs" "$WORK/jobs"
+cd "$WORK"
+export PVOX
+unset PVOX_OUTDIR PVOX_N PVOX_H5 PVOX_PNG PVOX_ARGS
+SB=(sbatch --parsable)
+
+# Everything is queued at once; the scheduler runs the 2-CPU jobs one after the other.
+j_dip=$("${SB[@]}" jobs/dipole.sbatch)
+j_fill=$(PVOX_N=64 PVOX_ARGS=-vv "${SB[@]}" --mem=512M jobs/fill_1024.sbatch)
+j_rend=$(PVOX_N=64 "${SB[@]}" --mem=512M --dependency=afterok:"$j_fill" \
+    --kill-on-invalid-dep=yes jobs/render_h5.sbatch)
+j_thr=$(PVOX_N=32 PVOX_ARGS=-vv "${SB[@]}" --mem=512M --ntasks=1 --cpus-per-task=2 \
+    --job-name=fill_threads jobs/fill_1024.sbatch)
+j_mem=$(PVOX_N=512 "${SB[@]}" --mem=64M --job-name=fill_toobig jobs/fill_1024.sbatch)
+cat >broken.gp <<'EOF'
+print "broken.gp starts"
+print nosuchvar
+EOF
+j_bad=$(PVOX_OUTDIR=bad "${SB[@]}" --job-name=broken jobs/dipole.sbatch broken.gp)
+log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad"
+
+# 1. the example job: every picture of examples/dipole.gp
+expect_job dipole.sbatch "$j_dip" COMPLETED 0:0 "dipole-$j_dip.out" 150
+n=0
+for f in a1_charges a2_points a3_jitter a4_slice a5_slices a7_iso a8_nested \
+         slfr00 slfr01 slfr02 slfr03 slfr04 slfr05 slfr06 slfr07 slfr08 slfr09; do
+    check_png "out/$f.png" 800 600
+    n=$((n + 1))
+done
+# (0.5, 0.5, 0.75) is a node of its 25³ grid: the voxel holds the exact potential there
+near "$(printed_potential "dipole-$j_dip.out")" "$(potential 0.5 0.5 0.75)" \
+    "dipole.sbatch: printed potential"
+log "ok: dipole.sbatch wrote $n PNG files of 800x600"
+
+# 2. the fill template at 64³: 2 ranks x 1 thread, the HDF5 voxels are the potential
+out=fill_1024-$j_fill.out
+expect_job "fill_1024.sbatch (64³)" "$j_fill" COMPLETED 0:0 "$out" 60
+grep -q 'DEBUG app: pvox .* on 2 ranks x 1 threads' "$out" || { show_output "$out"; fail "fill: pvox did not run 2 ranks x 1 thread"; }
+[ "$(od -An -tx1 -N8 dipole_64.h5 | tr -d ' \n')" = 894844460d0a1a0a ] \
+    || fail "dipole_64.h5: not an HDF5 file"
+# node i sits at i/63; the dataset is [z][y][x]. (32, 32, 48) is the node that
+# (0.5, 0.5, 0.75) maps to (gnuplot's ceil rule: 31.5 -> 32, 47.25 -> 48)
+for ijk in "48 32 32" "10 20 5" "0 63 17"; do
+    read -r iz iy ix <<<"$ijk"
+    want=$(potential "$(awk -v i="$ix" 'BEGIN{print i/63}')" "$(awk -v i="$iy" 'BEGIN{print i/63}')" \
+                     "$(awk -v i="$iz" 'BEGIN{print i/63}')")
+    near "$(h5_voxel dipole_64.h5 "$iz" "$iy" "$ix")" "$want" "dipole_64.h5 voxel [$iz][$iy][$ix]"
+done
+near "$(printed_potential "$out")" "$(potential "$(awk 'BEGIN{print 32/63}')" \
+    "$(awk 'BEGIN{print 32/63}')" "$(awk 'BEGIN{print 48/63}')")" "fill: printed potential"
+log "ok: dipole_64.h5 holds the dipole's potential (h5dump against arithmetic)"
+
+# 3. the render job chained with --dependency=afterok: it starts after the fill ended
+fill_end=$JOB_END
+expect_job "render_h5.sbatch after the fill" "$j_rend" COMPLETED 0:0 "render_h5-$j_rend.out" 60
+[ "$JOB_START" -ge "$fill_end" ] || fail "render job started at $JOB_START, before the fill ended at $fill_end"
+check_png dipole_64_slices.png 800 600
+log "ok: render_h5.sbatch drew dipole_64_slices.png from the checkpoint after the fill"
+
+# 4. threads come from --cpus-per-task
+out=fill_threads-$j_thr.out
+expect_job "fill_1024.sbatch -n 1 -c 2" "$j_thr" COMPLETED 0:0 "$out" 60
+grep -q 'DEBUG app: pvox .* on 1 ranks x 2 threads' "$out" || { show_output "$out"; fail "fill -c 2: pvox did not run 1 rank x 2 threads"; }
+[ -s dipole_32.h5 ] || fail "dipole_32.h5 missing"
+log "ok: --cpus-per-task=2 gave pvox 2 threads"
+
+# 5. a grid larger than the allocation's memory is refused (512³ = 512 MiB > 64M)
+out=fill_toobig-$j_mem.out
+expect_job "fill_1024.sbatch 512³ in --mem=64M" "$j_mem" FAILED 3:0 "$out" 60
+grep -qi 'memory' "$out" || { show_output "$out"; fail "fill 512³: no memory error in the output"; }
+[ ! -e dipole_512.h5 ] || fail "fill 512³: dipole_512.h5 written despite the memory limit"
+log "ok: pvox refused 512³ in --mem=64M: $(grep -i -m1 'memory' "$out")"
+
+# 6. a script error fails the job with pvox's exit status 1
+out=broken-$j_bad.out
+expect_job "dipole.sbatch broken.gp" "$j_bad" FAILED 1:0 "$out" 60
+# pvox's located error (file:line:column), after the script's first line ran
+err='^broken\.gp:2:[0-9]*: error: undefined variable: nosuchvar'
+if ! grep -q '^broken.gp starts$' "$out" || ! grep -q "$err" "$out"; then
+    show_output "$out"
+    fail "broken job: no 'undefined variable' error at broken.gp line 2"
+fi
+log "ok: a script error ends the job FAILED 1:0: $(grep -m1 "$err" "$out")"
+
+log "all SLURM checks passed"
