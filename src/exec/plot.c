@@ -421,6 +421,29 @@ static void fill_sampling(pv_interp *I, const plot_state *ps, const pv_data_spec
     if (ps->has_range[1]) s->v_min = ps->range[1][0], s->v_max = ps->range[1][1];
 }
 
+/* What reading one element needs: the file's bytes (rank 0 reads, every rank receives),
+ * the '+'/'++' sampling and the `set datafile` options. */
+typedef struct element_input {
+    char *data;
+    size_t len;
+    pv_sampling samp;
+    pv_data_opts opts;
+    char sep[2];         /* opts.separator points here: do not copy the struct */
+} element_input;
+
+static pv_status open_input(pv_interp *I, pv_cursor *c, const plot_state *ps,
+                            const pv_data_spec *ds, element_input *in)
+{
+    memset(in, 0, sizeof *in);
+    if (ds->kind == PV_DS_FILE) {
+        pv_status st = pv_exec_read_file(I, c, ds->name_off, ds->name, &in->data, &in->len);
+        if (st != PV_OK) return st;
+    }
+    fill_sampling(I, ps, ds, &in->samp);
+    data_opts(I, &in->opts, in->sep);
+    return PV_OK;
+}
+
 static pv_status ignore_event(void *ud, pv_data_event ev, const pv_data_point *pt)
 {
     (void)ud, (void)ev, (void)pt;
@@ -458,34 +481,28 @@ static pv_status write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
 {
     table_ctx T = {I, I->table_on ? &I->table_out : NULL, {PV_OUT_STDOUT, NULL, NULL}, NULL, 0};
     if (!T.out) T.out = &T.stdout_out;
-    char *data = NULL;
-    size_t len = 0;
     pv_status st = PV_OK;
     if (ds->kind == PV_DS_DATABLOCK && T.out->kind == PV_OUT_DATABLOCK && T.out->name &&
         strcmp(T.out->name, ds->name) == 0)
         return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, ds->name_off,
                                "input and output datablock are the same");
-    if (ds->kind == PV_DS_FILE &&
-        (st = pv_exec_read_file(I, c, ds->name_off, ds->name, &data, &len)) != PV_OK)
+    element_input in;
+    if ((st = open_input(I, c, ps, ds, &in)) != PV_OK)
         return st;
-    pv_sampling samp;
-    fill_sampling(I, ps, ds, &samp);
-    pv_data_opts opts;
-    char sep[2];
-    data_opts(I, &opts, sep);
     int ndefault = ps->is_splot ? 3 : 2;
     if (ds->nusing == 0 && (ds->kind == PV_DS_FILE || ds->kind == PV_DS_DATABLOCK)) {
         /* gnuplot tabulates every column of the first row (rows with fewer are dropped) */
         int ncols = 0;
-        st = pv_data_iterate_ex(I->env, ds, &opts, data, len, &samp, 1, false, first_row_cols,
+        st = pv_data_iterate_ex(I->env, ds, &in.opts, in.data, in.len, &in.samp, 1, false,
+                                first_row_cols,
                                 &ncols);
         if (st == PV_EEXIT) st = PV_OK;
         if (ncols > PV_USING_MAX) ncols = PV_USING_MAX;
         if (ncols > 0) ndefault = ncols;
     }
     if (st == PV_OK)
-        st = iterate_batched(I, ds, &opts, data, len, &samp, ndefault, table_event, &T);
-    free(data);
+        st = iterate_batched(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault, table_event, &T);
+    free(in.data);
     free(T.line);
     return st;
 }
@@ -575,19 +592,13 @@ static pv_status curve_event(void *ud, pv_data_event ev, const pv_data_point *pt
 static pv_status tabulate_curve(pv_interp *I, pv_cursor *c, plot_state *ps,
                                 const pv_data_spec *ds)
 {
-    char *data = NULL;
-    size_t len = 0;
     pv_status st = PV_OK;
-    if (ds->kind == PV_DS_FILE &&
-        (st = pv_exec_read_file(I, c, ds->name_off, ds->name, &data, &len)) != PV_OK)
+    element_input in;
+    if ((st = open_input(I, c, ps, ds, &in)) != PV_OK)
         return st;
-    pv_sampling samp;
-    fill_sampling(I, ps, ds, &samp);
-    pv_data_opts opts;
-    char sep[2];
-    data_opts(I, &opts, sep);
-    st = iterate_batched(I, ds, &opts, data, len, &samp, ps->is_splot ? 3 : 2, curve_event, ps);
-    free(data);
+    st = iterate_batched(I, ds, &in.opts, in.data, in.len, &in.samp, ps->is_splot ? 3 : 2,
+                         curve_event, ps);
+    free(in.data);
     tcurve *t = &ps->curves[ps->ncurves - 1];
     if (ps->is_splot) return st;
     while (t->n > 0 && t->lines[t->n - 1][0] == '\0') free(t->lines[--t->n]);
@@ -794,11 +805,9 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
                   : "this plot style";
         return PV_OK;
     }
-    char *data = NULL;
-    size_t len = 0;
     pv_status st = PV_OK;
-    if (ds->kind == PV_DS_FILE &&
-        (st = pv_exec_read_file(I, c, ds->name_off, ds->name, &data, &len)) != PV_OK) {
+    element_input in;
+    if ((st = open_input(I, c, ps, ds, &in)) != PV_OK) {
         if (st == PV_ENOMEM) return st;
         /* gnuplot warns and plots the other elements (no data at all is an error) */
         pv_err_clear(I->ctx);
@@ -808,13 +817,8 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
         re->why = NULL;
         return PV_OK;
     }
-    pv_sampling samp;
-    fill_sampling(I, ps, ds, &samp);
-    pv_data_opts opts;
-    char sep[2];
-    data_opts(I, &opts, sep);
-    st = iterate_batched(I, ds, &opts, data, len, &samp, 3, collect_event, re);
-    free(data);
+    st = iterate_batched(I, ds, &in.opts, in.data, in.len, &in.samp, 3, collect_event, re);
+    free(in.data);
     if (st == PV_ENOMEM) st = pv_err(I->ctx, PV_ENOMEM, "out of memory reading plot data");
     if (st == PV_OK && (re->nscan == 0 || re->scan[re->nscan - 1] != re->nrows))
         st = collect_event(re, PV_DATA_BLOCK_END, NULL); /* close the last scan line */
