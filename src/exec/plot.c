@@ -972,11 +972,18 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
         }
     }
     if (st == PV_OK && exec && !I->table_on && ps.is_splot && ps.nre > 0) {
-        bool any = false;
-        for (int k = 0; k < ps.nre; k++) any = any || ps.re[k].kind != PV_RE_SKIPPED || ps.re[k].why;
+        bool any = false, drawable = false;
+        for (int k = 0; k < ps.nre; k++) {
+            any = any || ps.re[k].kind != PV_RE_SKIPPED || ps.re[k].why;
+            drawable = drawable || ps.re[k].kind != PV_RE_SKIPPED;
+        }
         if (!any)
             st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, plot_off,
                                  "no functions or data to plot");
+        else if (!drawable) /* only what this version cannot draw: no empty picture */
+            pv_source_warn(I->ctx, c->tl->src, plot_off,
+                           "%s are not drawn by this version of pvox: nothing to draw, "
+                           "no picture written", ps.re[0].why);
         else
             st = pv_render_splot(I, c, plot_off, ps.re, ps.nre);
     }
