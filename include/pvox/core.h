@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define PV_VERSION_STRING "0.1.0"
+#define PV_VERSION_STRING "0.2.0"
 
 #if defined(__GNUC__)
 #define PV_PRINTF(a, b) __attribute__((format(printf, a, b)))

@@ -63,7 +63,7 @@ case $case_name in
 version)
     run "$PVOX" --version
     expect_rc 0
-    [ "$(head -1 <<<"$out")" = "pvox 0.1.0" ] || fail "first line is not 'pvox 0.1.0'"
+    [ "$(head -1 <<<"$out")" = "pvox 0.2.0" ] || fail "first line is not 'pvox 0.2.0'"
     expect_err ""
     ;;
 help)
