@@ -146,17 +146,32 @@ static void compute_ranges(pv_interp *I, const pv_relem *e, int n, frame_ranges 
         elem_cols kc = columns_of(el);
         bool pal = el->kind == PV_RE_PM3D || el->rs.lp.lc.kind == PV_COLOR_PALETTE_Z;
         if (pal) fr->uses_palette = true;
+        (void)kc;
         for (size_t r = 0; r < el->nrows; r++) {
             const double *v = el->vals + r * (size_t)el->ncols;
             if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) continue;
             for (int a = 0; a < 3; a++) acc_add(&acc[a], v[a]);
-            if (pal) {
-                acc_add(&acc[3], kc.color >= 0 ? v[kc.color] : v[2]);
-                cb_from_data = true;
-            }
         }
     }
     for (int a = 0; a < 3; a++) finish_axis(I, a, acc[a], &fr->min[a], &fr->max[a]);
+    /* the colour values of the points inside the final x/y/z ranges (gnuplot skips the
+     * others when autoscaling cb: a surface cut by the z range colours by what shows) */
+    for (int k = 0; k < n; k++) {
+        const pv_relem *el = &e[k];
+        if (el->kind != PV_RE_POINTS && el->kind != PV_RE_PM3D) continue;
+        if (!(el->kind == PV_RE_PM3D || el->rs.lp.lc.kind == PV_COLOR_PALETTE_Z)) continue;
+        elem_cols kc = columns_of(el);
+        cb_from_data = true;
+        for (size_t r = 0; r < el->nrows; r++) {
+            const double *v = el->vals + r * (size_t)el->ncols;
+            bool in = true;
+            for (int a = 0; a < 3 && in; a++) {
+                double lo = fmin(fr->min[a], fr->max[a]), hi = fmax(fr->min[a], fr->max[a]);
+                in = v[a] >= lo && v[a] <= hi;
+            }
+            if (in) acc_add(&acc[3], kc.color >= 0 ? v[kc.color] : v[2]);
+        }
+    }
     /* cb: from the colour data; with none, copied from the final z range (§6.3) */
     const pv_range *cr = &I->set->range[PV_AX_CB];
     if (!cb_from_data) {
@@ -493,6 +508,33 @@ static pv_status scene_points(scene_ctx *S, const pv_relem *e)
     return nb ? pv_raster_add_points(S->I->ctx, S->r, S->buf, nb) : PV_OK;
 }
 
+/* One Sutherland-Hodgman pass: keep z >= b (above) or z <= b. */
+static int clip_pass(const double (*in)[3], int n, double b, bool above, double (*out)[3])
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const double *p = in[i], *q = in[(i + 1) % n];
+        bool pin = above ? p[2] >= b : p[2] <= b, qin = above ? q[2] >= b : q[2] <= b;
+        if (pin) memcpy(out[m++], p, 3 * sizeof *p);
+        if (pin != qin) {
+            double t = (b - p[2]) / (q[2] - p[2]);
+            out[m][0] = p[0] + t * (q[0] - p[0]);
+            out[m][1] = p[1] + t * (q[1] - p[1]);
+            out[m][2] = b;
+            m++;
+        }
+    }
+    return m;
+}
+
+/* A quad cut to zmin <= z <= zmax: at most 8 vertices (fewer than 3: nothing left). */
+static int clip_z_range(const double (*quad)[3], double zmin, double zmax, double out[8][3])
+{
+    double mid[8][3];
+    int m = clip_pass(quad, 4, zmin, true, mid);
+    return m < 3 ? 0 : clip_pass((const double(*)[3])mid, m, zmax, false, out);
+}
+
 /* pm3d: quads between consecutive scan lines, coloured by the mean of the corners'
  * colour values (corners2color mean), clipped to this rank's slab. */
 static pv_status scene_pm3d(scene_ctx *S, const pv_relem *e)
@@ -524,21 +566,25 @@ static pv_status scene_pm3d(scene_ctx *S, const pv_relem *e)
                 cv += v;
             }
             if (!ok) continue;
-            /* added whole: the raster cuts it at this rank's slab planes pixel by pixel
+            /* gnuplot's pm3d `clip z` (the default): the quad is cut to the z range; then
+             * added whole: the raster cuts it at this rank's slab planes pixel by pixel
              * (raster.h "Slab cuts"); edges lying in one z-plane are hard */
+            double cut[8][3];
+            int nv = clip_z_range((const double(*)[3])poly, S->zmin, S->zmax, cut);
+            if (nv < 3) continue;
             pv_rgba8 col = rgba_of_argb(pv_pal_color(&S->C->pal, cv / 4, S->C->cbmin, S->C->cbmax));
             col.a = (uint8_t)lrint(255.0 * alpha);
-            float x[4], y[4], d[4];
-            double wz[4];
+            float x[8], y[8], d[8];
+            double wz[8];
             unsigned hard = 0;
-            for (int k = 0; k < 4; k++) {
+            for (int k = 0; k < nv; k++) {
                 double sx, sy, dd;
-                pv_view_project(S->view, poly[k][0], poly[k][1], poly[k][2], &sx, &sy, &dd);
+                pv_view_project(S->view, cut[k][0], cut[k][1], cut[k][2], &sx, &sy, &dd);
                 x[k] = (float)sx, y[k] = (float)sy, d[k] = (float)dd;
-                wz[k] = poly[k][2];
-                if (poly[k][2] == poly[(k + 1) % 4][2]) hard |= 1u << k;
+                wz[k] = cut[k][2];
+                if (cut[k][2] == cut[(k + 1) % nv][2]) hard |= 1u << k;
             }
-            pv_status st = pv_raster_add_polygon(S->I->ctx, S->r, 4, x, y, d, wz, hard, col,
+            pv_status st = pv_raster_add_polygon(S->I->ctx, S->r, nv, x, y, d, wz, hard, col,
                                                  S->order_base | item);
             if (st != PV_OK) return st;
         }

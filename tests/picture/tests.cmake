@@ -34,7 +34,8 @@ set(pv_picture_ref ${CMAKE_BINARY_DIR}/picture-ref)
 set(pv_picture_scenes
   ${pv_picture_dir}/scenes/points.gp ${pv_picture_dir}/scenes/jitter.gp
   ${pv_picture_dir}/scenes/alpha.gp ${pv_picture_dir}/scenes/slices.gp
-  ${pv_picture_dir}/scenes/below.gp ${pv_picture_dir}/scenes/overlap.gp)
+  ${pv_picture_dir}/scenes/below.gp ${pv_picture_dir}/scenes/overlap.gp
+  ${pv_picture_dir}/scenes/clipz.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
