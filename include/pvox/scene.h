@@ -37,6 +37,11 @@ void pv_scene_jitter(uint64_t index, double off[3]);
 
 /* ---- slab clipping ------------------------------------------------------------------- */
 
+/* Cut the convex polygon in[0..n-1] (x, y, z triples, n <= 6) to zmin <= z <= zmax
+ * (pm3d's `clip z`). Writes at most n + 2 vertices to out and returns their count; fewer
+ * than 3 means nothing is left. */
+int pv_scene_clip_z(const double (*in)[3], int n, double zmin, double zmax, double (*out)[3]);
+
 /* World-z slab of rank `rank` among `nranks`: [*zlo, *zhi). With a grid (g != NULL) the
  * boundaries sit at the nodes of the first plane each rank owns, so voxel points need no
  * forwarding; otherwise [zmin, zmax] is split evenly. The first slab starts at -inf, the

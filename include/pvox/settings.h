@@ -22,6 +22,7 @@
 #define PVOX_SETTINGS_H
 
 #include "pvox/lang.h"
+#include "pvox/view.h"
 
 typedef struct pv_settings pv_settings; /* the struct is defined below: plain fields */
 
@@ -129,10 +130,9 @@ typedef enum pv_palette_kind {
                                 leaves the palette unchanged (one warning) */
 } pv_palette_kind;
 
-typedef struct pv_grad_point {
-    double pos;              /* gray position, rescaled to [0,1], non-decreasing */
-    double r, g, b;          /* colour components in [0,1] */
-} pv_grad_point;
+/* A gradient point of `set palette defined`: the renderer's own type (view.h), so the
+ * stored gradient is handed to it as is. */
+typedef pv_pal_point pv_grad_point;
 
 typedef struct pv_palette {
     pv_palette_kind kind;

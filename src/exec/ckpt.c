@@ -4,7 +4,7 @@
 #include "ckpt.h"
 
 #include "gridcmd.h"
-#include "pvox/h5.h"
+#include "iocmd.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,11 +31,8 @@ static pv_status save_now(pv_interp *I)
         free(d);
         return PV_ENOMEM;
     }
-    for (size_t k = 0; k < n; k++) {
-        pv_grid *g = pv_gridset_at(I, k);
-        d[k] = (pv_h5_grid){g->name, g->n, {g->min[0], g->min[1], g->min[2]},
-                            {g->max[0], g->max[1], g->max[2]}, g->z0, g->z1, g->data};
-    }
+    for (size_t k = 0; k < n; k++)
+        d[k] = pv_io_grid_desc(pv_gridset_at(I, k));
     pv_grid *act = pv_gridset_active(I);
     char state[512];
     snprintf(state, sizeof state, "changes=%" PRId64 " active=%s", I->ck.seq,
@@ -112,17 +109,11 @@ static pv_status load_all(pv_interp *I, pv_h5_file *f, const char *active)
         const pv_h5_entry *e = &in->grids[k];
         if (e->problem)
             return pv_err(ctx, PV_EIO, "%s: %s", ctx->opt.resume, e->problem);
-        pv_grid *g = pv_grid_create(ctx, e->name, e->n);
+        pv_grid *g = pv_io_read_grid(I, f, e, NULL);
         if (!g)
             return ctx->err_code ? ctx->err_code : PV_ENOMEM;
-        for (int ax = 0; ax < 3; ax++)
-            pv_grid_set_range(g, ax, e->min[ax], e->max[ax]);
-        pv_status st = pv_h5_read(ctx, f, e->name, g->z0, g->z1, g->data, NULL);
-        if (st != PV_OK) {
-            pv_grid_destroy(ctx, g);
-            return st;
-        }
-        if ((st = pv_gridset_adopt(I, g, strcmp(e->name, active) == 0)) != PV_OK)
+        pv_status st = pv_gridset_adopt(I, g, strcmp(e->name, active) == 0);
+        if (st != PV_OK)
             return st;
     }
     return PV_OK;

@@ -136,6 +136,21 @@ static pv_status need_ranges(pv_interp *I, pv_grid *g)
                   "x/y/z ranges and fill it) first", g->name);
 }
 
+/* Room for more recorded voxel() points (the three coordinate arrays grow together). */
+static bool grow_batch(pv_gridset *gs)
+{
+    size_t nc = gs->bcap ? 2 * gs->bcap : 1024;
+    double **arr[3] = {&gs->bx, &gs->by, &gs->bz};
+    for (int k = 0; k < 3; k++) {
+        double *p = realloc(*arr[k], nc * sizeof *p);
+        if (!p)
+            return false;
+        *arr[k] = p;
+    }
+    gs->bcap = nc;
+    return true;
+}
+
 static pv_status builtin_voxel(pv_env *env, void *ud, const pv_value *args, int nargs,
                                pv_value *out)
 {
@@ -165,18 +180,8 @@ static pv_status builtin_voxel(pv_env *env, void *ud, const pv_value *args, int 
         if (gs->batch_grid && gs->batch_grid != g)
             gs->batch_mixed = true;
         gs->batch_grid = g;
-        if (gs->bn == gs->bcap) {
-            size_t nc = gs->bcap ? 2 * gs->bcap : 1024;
-            double *nx = realloc(gs->bx, nc * sizeof *nx);
-            if (nx) gs->bx = nx;
-            double *ny = nx ? realloc(gs->by, nc * sizeof *ny) : NULL;
-            if (ny) gs->by = ny;
-            double *nz = ny ? realloc(gs->bz, nc * sizeof *nz) : NULL;
-            if (nz) gs->bz = nz;
-            if (!nz)
-                return pv_err(I->ctx, PV_ENOMEM, "out of memory");
-            gs->bcap = nc;
-        }
+        if (gs->bn == gs->bcap && !grow_batch(gs))
+            return pv_err(I->ctx, PV_ENOMEM, "out of memory");
         gs->bx[gs->bn] = p[0], gs->by[gs->bn] = p[1], gs->bz[gs->bn] = p[2];
         gs->bn++;
         *out = pv_real(0.0);
@@ -360,14 +365,8 @@ static pv_status set_vgrid_run(pv_interp *I, pv_cursor *c, bool exec)
     pv_grid *g = pv_grid_create(I->ctx, name, n > 0 ? n : 100);
     if (!g)
         return locate_error(I, c, name_off, "cannot create grid");
-    pv_grid **ng = realloc(gs->grid, (gs->ngrid + 1) * sizeof *ng);
-    if (!ng) {
-        pv_grid_destroy(I->ctx, g);
-        return pv_err(I->ctx, PV_ENOMEM, "out of memory");
-    }
-    gs->grid = ng;
-    gs->grid[gs->ngrid] = g;
-    gs->active = (int)gs->ngrid++;
+    if ((st = pv_gridset_adopt(I, g, true)) != PV_OK)
+        return st;
     for (int a = 0; a < 3; a++)
         if (gs->pending[a]) {
             pv_grid_set_range(g, a, gs->pend_lo[a], gs->pend_hi[a]);

@@ -144,11 +144,8 @@ static pv_status do_vsave(pv_interp *I, pv_cursor *c, const io_args *a)
         free(g);
         return pv_err(I->ctx, PV_ENOMEM, "out of memory");
     }
-    for (size_t k = 0; k < ng; k++) {
-        d[k] = (pv_h5_grid){g[k]->name, g[k]->n, {0}, {0}, g[k]->z0, g[k]->z1, g[k]->data};
-        memcpy(d[k].min, g[k]->min, sizeof d[k].min);
-        memcpy(d[k].max, g[k]->max, sizeof d[k].max);
-    }
+    for (size_t k = 0; k < ng; k++)
+        d[k] = pv_io_grid_desc(g[k]);
     pv_h5_opts opt = {0};
     opt.script = c->tl->src->name;
     /* testing hook (tests/io): let the write itself meet a full disk */
@@ -209,20 +206,34 @@ static pv_status load_list(pv_interp *I, pv_cursor *c, const io_args *a, pv_h5_f
 }
 
 /* Collective: a new grid with the entry's size and ranges, filled from the file. */
-static pv_grid *load_one(pv_interp *I, pv_cursor *c, const io_args *a, pv_h5_file *f,
-                         const pv_h5_entry *e, pv_h5_stats *total)
+pv_h5_grid pv_io_grid_desc(const pv_grid *g)
+{
+    return (pv_h5_grid){g->name, g->n, {g->min[0], g->min[1], g->min[2]},
+                        {g->max[0], g->max[1], g->max[2]}, g->z0, g->z1, g->data};
+}
+
+pv_grid *pv_io_read_grid(pv_interp *I, pv_h5_file *f, const pv_h5_entry *e,
+                         pv_h5_stats *stats)
 {
     pv_grid *g = pv_grid_create(I->ctx, e->name, e->n);
-    if (!g) {
-        locate_at(I, c, a->file_off);
+    if (!g)
         return NULL;
-    }
     for (int ax = 0; ax < 3; ax++)
         if (!isnan(e->min[ax]) && !isnan(e->max[ax]))
             pv_grid_set_range(g, ax, e->min[ax], e->max[ax]);
-    pv_h5_stats s;
-    if (pv_h5_read(I->ctx, f, e->name, g->z0, g->z1, g->data, &s) != PV_OK) {
+    if (pv_h5_read(I->ctx, f, e->name, g->z0, g->z1, g->data, stats) != PV_OK) {
         pv_grid_destroy(I->ctx, g);
+        return NULL;
+    }
+    return g;
+}
+
+static pv_grid *load_one(pv_interp *I, pv_cursor *c, const io_args *a, pv_h5_file *f,
+                         const pv_h5_entry *e, pv_h5_stats *total)
+{
+    pv_h5_stats s;
+    pv_grid *g = pv_io_read_grid(I, f, e, &s);
+    if (!g) {
         locate_at(I, c, a->file_off);
         return NULL;
     }

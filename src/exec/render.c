@@ -63,12 +63,6 @@ typedef struct elem_cols {
     int ps, pt, color;     /* -1: none */
 } elem_cols;
 
-static bool color_is_palette(const pv_color *c)
-{
-    return c->kind == PV_COLOR_PALETTE_Z || c->kind == PV_COLOR_PALETTE_CB ||
-           c->kind == PV_COLOR_PALETTE_FRAC;
-}
-
 static bool color_is_variable(const pv_color *c)
 {
     return c->kind == PV_COLOR_RGB_VARIABLE || c->kind == PV_COLOR_VARIABLE;
@@ -92,6 +86,14 @@ static elem_cols columns_of(const pv_relem *e)
     if (k.pt >= e->ncols) k.pt = -1;
     if (k.color >= e->ncols) k.color = -1;
     return k;
+}
+
+/* Does this element colour its items through the palette from its data (so its colour
+ * values autoscale cb)? pm3d always; points with `lc palette` (z). */
+static bool feeds_cb(const pv_relem *e)
+{
+    return e->kind == PV_RE_PM3D ||
+           (e->kind == PV_RE_POINTS && e->rs.lp.lc.kind == PV_COLOR_PALETTE_Z);
 }
 
 typedef struct frame_ranges {
@@ -143,10 +145,7 @@ static void compute_ranges(pv_interp *I, const pv_relem *e, int n, frame_ranges 
             continue;
         }
         if (el->kind != PV_RE_POINTS && el->kind != PV_RE_PM3D) continue;
-        elem_cols kc = columns_of(el);
-        bool pal = el->kind == PV_RE_PM3D || el->rs.lp.lc.kind == PV_COLOR_PALETTE_Z;
-        if (pal) fr->uses_palette = true;
-        (void)kc;
+        if (feeds_cb(el)) fr->uses_palette = true;
         for (size_t r = 0; r < el->nrows; r++) {
             const double *v = el->vals + r * (size_t)el->ncols;
             if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) continue;
@@ -158,8 +157,7 @@ static void compute_ranges(pv_interp *I, const pv_relem *e, int n, frame_ranges 
      * others when autoscaling cb: a surface cut by the z range colours by what shows) */
     for (int k = 0; k < n; k++) {
         const pv_relem *el = &e[k];
-        if (el->kind != PV_RE_POINTS && el->kind != PV_RE_PM3D) continue;
-        if (!(el->kind == PV_RE_PM3D || el->rs.lp.lc.kind == PV_COLOR_PALETTE_Z)) continue;
+        if (!feeds_cb(el)) continue;
         elem_cols kc = columns_of(el);
         cb_from_data = true;
         for (size_t r = 0; r < el->nrows; r++) {
@@ -205,8 +203,7 @@ static void palette_of(const pv_settings *s, pv_pal *p)
     if (sp->gray) p->kind = PV_PALK_GRAY;
     else if (sp->kind == PV_PAL_DEFINED && sp->ngrad > 0) {
         p->kind = PV_PALK_DEFINED;
-        /* pv_grad_point and pv_pal_point have the same members in the same order */
-        p->grad = (const pv_pal_point *)sp->grad;
+        p->grad = sp->grad;
         p->ngrad = sp->ngrad;
     } else if (sp->kind == PV_PAL_CUBEHELIX) p->kind = PV_PALK_CUBEHELIX;
     else p->kind = PV_PALK_FORMULAE;
@@ -364,8 +361,7 @@ static pv_status setup_frame(pv_interp *I, const pv_relem *e, int n, const frame
                          : el->rs.lp.pt >= 0 ? el->rs.lp.pt : el->rs.lp.pt == -2 ? el->number : -1;
                 ke->ps = el->rs.lp.ps > 0 ? el->rs.lp.ps : 1.0;
                 /* a palette-coloured sample takes gray 0.5 (graph3d.c) */
-                pv_rgba8 c = color_is_palette(&el->rs.lp.lc) &&
-                                     el->rs.lp.lc.kind == PV_COLOR_PALETTE_Z
+                pv_rgba8 c = el->rs.lp.lc.kind == PV_COLOR_PALETTE_Z
                                  ? rgba_of_argb(pv_pal_rgb8(pal, 0.5))
                                  : item_color(&C, el, (double)NAN, (double)NAN);
                 ke->argb = (uint32_t)(255 - c.a) << 24 | (uint32_t)c.r << 16 |
@@ -432,12 +428,13 @@ static float marker_size(const pv_settings *s, double ps)
     return (float)(3.0 * ps * (s->pointsize > 0 ? s->pointsize : 1.0));
 }
 
-static uint32_t element_marker(scene_ctx *S, const pv_relem *e, double ps)
+/* The marker style of an element's item of point type `pt` (the element's `pt`, or the
+ * row's with `pt variable`) and size multiplier `ps`. */
+static uint32_t element_marker(scene_ctx *S, const pv_relem *e, int pt, double ps)
 {
     const pv_settings *s = S->I->set;
     float lw = (float)(e->rs.lp.lw * (s->term.linewidth > 0 ? s->term.linewidth : 1.0));
     if (e->rs.style == PV_STYLE_DOTS) return pv_raster_marker_style(S->I->ctx, S->r, 0, 1, lw);
-    int pt = e->rs.lp.pt;
     if (pt == -2) pt = e->number;      /* default: point type of linetype n */
     if (pt < 0) return PV_RASTER_STYLE_NONE;
     return pv_raster_marker_style(S->I->ctx, S->r, pt, marker_size(s, ps), lw < 0.2f ? 0.2f : lw);
@@ -461,7 +458,7 @@ static pv_status add_vpoints(void *ud, const pv_vpoint *p, size_t n)
 static pv_status scene_voxels(scene_ctx *S, const pv_relem *e)
 {
     double ps = e->rs.lp.ps > 0 ? e->rs.lp.ps : 1.0;
-    S->style = element_marker(S, e, ps);
+    S->style = element_marker(S, e, e->rs.lp.pt, ps);
     if (S->style == PV_RASTER_STYLE_NONE) return S->I->ctx->err_code ? PV_ERANGE : PV_OK;
     const pv_settings *s = S->I->set;
     double spread = s->jitter.on ? (s->jitter.spread > 0 ? s->jitter.spread : 1.0) : 0.0;
@@ -473,7 +470,7 @@ static pv_status scene_points(scene_ctx *S, const pv_relem *e)
 {
     elem_cols kc = columns_of(e);
     double ps0 = e->rs.lp.ps > 0 ? e->rs.lp.ps : 1.0;
-    uint32_t fixed = kc.ps < 0 && kc.pt < 0 ? element_marker(S, e, ps0) : 0;
+    uint32_t fixed = kc.ps < 0 && kc.pt < 0 ? element_marker(S, e, e->rs.lp.pt, ps0) : 0;
     if (kc.ps < 0 && kc.pt < 0 && fixed == PV_RASTER_STYLE_NONE)
         return S->I->ctx->err_code ? PV_ERANGE : PV_OK;
     size_t nb = 0;
@@ -483,11 +480,10 @@ static pv_status scene_points(scene_ctx *S, const pv_relem *e)
         if (!(v[2] >= S->zlo && v[2] < S->zhi)) continue;
         uint32_t style = fixed;
         if (kc.ps >= 0 || kc.pt >= 0) {
-            pv_relem tmp = *e;
-            if (kc.pt >= 0) tmp.rs.lp.pt = isfinite(v[kc.pt]) ? (int)v[kc.pt] : -1;
+            int pt = kc.pt < 0 ? e->rs.lp.pt : isfinite(v[kc.pt]) ? (int)v[kc.pt] : -1;
             double ps = kc.ps >= 0 ? v[kc.ps] : ps0;
             if (!(ps >= 0) || !isfinite(ps)) continue;
-            style = element_marker(S, &tmp, ps);
+            style = element_marker(S, e, pt, ps);
             if (style == PV_RASTER_STYLE_NONE) continue;
         }
         pv_raster_point *q = &S->buf[nb++];
@@ -506,33 +502,6 @@ static pv_status scene_points(scene_ctx *S, const pv_relem *e)
         }
     }
     return nb ? pv_raster_add_points(S->I->ctx, S->r, S->buf, nb) : PV_OK;
-}
-
-/* One Sutherland-Hodgman pass: keep z >= b (above) or z <= b. */
-static int clip_pass(const double (*in)[3], int n, double b, bool above, double (*out)[3])
-{
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        const double *p = in[i], *q = in[(i + 1) % n];
-        bool pin = above ? p[2] >= b : p[2] <= b, qin = above ? q[2] >= b : q[2] <= b;
-        if (pin) memcpy(out[m++], p, 3 * sizeof *p);
-        if (pin != qin) {
-            double t = (b - p[2]) / (q[2] - p[2]);
-            out[m][0] = p[0] + t * (q[0] - p[0]);
-            out[m][1] = p[1] + t * (q[1] - p[1]);
-            out[m][2] = b;
-            m++;
-        }
-    }
-    return m;
-}
-
-/* A quad cut to zmin <= z <= zmax: at most 8 vertices (fewer than 3: nothing left). */
-static int clip_z_range(const double (*quad)[3], double zmin, double zmax, double out[8][3])
-{
-    double mid[8][3];
-    int m = clip_pass(quad, 4, zmin, true, mid);
-    return m < 3 ? 0 : clip_pass((const double(*)[3])mid, m, zmax, false, out);
 }
 
 /* pm3d: quads between consecutive scan lines, coloured by the mean of the corners'
@@ -570,7 +539,7 @@ static pv_status scene_pm3d(scene_ctx *S, const pv_relem *e)
              * added whole: the raster cuts it at this rank's slab planes pixel by pixel
              * (raster.h "Slab cuts"); edges lying in one z-plane are hard */
             double cut[8][3];
-            int nv = clip_z_range((const double(*)[3])poly, S->zmin, S->zmax, cut);
+            int nv = pv_scene_clip_z((const double(*)[3])poly, 4, S->zmin, S->zmax, cut);
             if (nv < 3) continue;
             pv_rgba8 col = rgba_of_argb(pv_pal_color(&S->C->pal, cv / 4, S->C->cbmin, S->C->cbmax));
             col.a = (uint8_t)lrint(255.0 * alpha);
@@ -645,7 +614,6 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_relem *e, i
     pv_pal pal;
     palette_of(I->set, &pal);
     colorer C = {I->set, pal, fr.min[3], fr.max[3]};
-    C.pal.grad = pal.grad;
     frame_ctx F;
     memset(&F, 0, sizeof F);
     pv_status st = setup_frame(I, e, n, &fr, &C.pal, &F);

@@ -979,6 +979,21 @@ static void settle_declined(pv_vscratch *s, int id, const double *A, double *D, 
     }
 }
 
+/* A one-argument builtin on a uniform argument: one call and a uniform result, or, when
+ * the builtin declines the value, every lane to the scalar VM. */
+static void call1_uniform(const pv_vcode *vc, pv_vscratch *s, const vins *I, double a,
+                          double *D, size_t m)
+{
+    double y;
+    if (pv_builtin_real1(I->aux, a, vc->degrees, &y)) {
+        D[0] = y;
+        s->runi[I->dst] = true;
+    } else {
+        for (size_t i = 0; i < m; i++) D[i] = NAN;
+        memset(s->slow, 1, m);
+    }
+}
+
 static void run_exp(const pv_vcode *vc, pv_vscratch *s, const vins *I, size_t m)
 {
     double *D = (double *)s->rp[I->dst];
@@ -1111,15 +1126,8 @@ static void run_chunk(const pv_vcode *vc, pv_vscratch *s, size_t off, size_t m,
             }
             break;
         case V_CALL1:
-            if (ua) { /* uniform argument: one call, a uniform result */
-                double y;
-                if (pv_builtin_real1(I->aux, A[0], vc->degrees, &y)) {
-                    D[0] = y;
-                    s->runi[I->dst] = true;
-                } else {
-                    for (size_t i = 0; i < m; i++) D[i] = NAN;
-                    memset(slow, 1, m);
-                }
+            if (ua) {
+                call1_uniform(vc, s, I, A[0], D, m);
             } else {
                 memset(s->declined, 0, m);
                 pv_builtin_real1_vec(I->aux, A, false, m, vc->degrees, D, s->declined);
@@ -1127,15 +1135,8 @@ static void run_chunk(const pv_vcode *vc, pv_vscratch *s, size_t off, size_t m,
             }
             break;
         case V_EXP:
-            if (ua) { /* as V_CALL1 */
-                double y;
-                if (pv_builtin_real1(I->aux, A[0], vc->degrees, &y)) {
-                    D[0] = y;
-                    s->runi[I->dst] = true;
-                } else {
-                    for (size_t i = 0; i < m; i++) D[i] = NAN;
-                    memset(slow, 1, m);
-                }
+            if (ua) {
+                call1_uniform(vc, s, I, A[0], D, m);
             } else {
                 run_exp(vc, s, I, m);
             }
