@@ -192,6 +192,23 @@ void pv_free(pv_ctx *ctx, void *p, size_t n);
 /* *out = a*b; false (and *out untouched) on overflow. */
 bool pv_mul_size(size_t a, size_t b, size_t *out);
 
+/* Resize a block from pv_alloc from `old_n` to `new_n` bytes, keeping its first
+ * min(old_n, new_n) bytes. On failure records PV_ENOMEM, returns NULL and leaves the
+ * block as it was. p == NULL allocates. */
+void *pv_realloc(pv_ctx *ctx, void *p, size_t old_n, size_t new_n);
+
+/* The growable array: make room for at least `need` elements of `elem` bytes in the
+ * array whose address is `arrp` (a `T **`) and whose capacity in elements is *cap,
+ * doubling (at least 8 elements). Capacity only grows; free the array with
+ * pv_free(ctx, arr, cap * elem). False (error recorded, array unchanged) on failure or
+ * size overflow. Use it through PV_GROW:
+ *
+ *     if (!PV_GROW(ctx, a->item, a->cap, a->n + 1)) return ctx->err_code;
+ *     a->item[a->n++] = x;
+ */
+bool pv_grow(pv_ctx *ctx, void *arrp, size_t *cap, size_t need, size_t elem);
+#define PV_GROW(ctx, arr, cap, need) pv_grow((ctx), &(arr), &(cap), (need), sizeof *(arr))
+
 /* ---- broadcast helpers ------------------------------------------------------------ */
 
 /* Collective: rank 0 reads the whole file `path` and broadcasts its bytes. On success every

@@ -10,6 +10,7 @@
 #include "pvox/core.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 bool pv_mul_size(size_t a, size_t b, size_t *out)
 {
@@ -18,32 +19,45 @@ bool pv_mul_size(size_t a, size_t b, size_t *out)
     return true;
 }
 
-/* The one allocation path: fault injection, the limit, accounting. calloc for zeroed
- * blocks keeps the kernel's lazy zero pages (first touch then happens where the caller
- * initialises, STYLE.md §7). */
-static void *alloc(pv_ctx *ctx, size_t n, bool zero)
+/* The checks every allocation passes: fault injection and the --max-memory limit for
+ * `more` additional bytes (`n` is the size reported in the message). */
+static bool admit(pv_ctx *ctx, size_t n, size_t more)
 {
     ctx->nallocs++;
     if (ctx->opt.fail_alloc_at > 0 && ctx->nallocs == ctx->opt.fail_alloc_at) {
         pv_err(ctx, PV_ENOMEM, "out of memory: cannot allocate %zu bytes (injected failure)",
                n);
-        return NULL;
+        return false;
     }
     size_t limit = ctx->opt.max_memory;
-    if (limit > 0 && (n > limit || ctx->mem_current > limit - n)) {
+    if (limit > 0 && (more > limit || ctx->mem_current > limit - more)) {
         pv_err(ctx, PV_ENOMEM,
                "out of memory: %zu more bytes would exceed the limit of %zu bytes per rank "
                "(--max-memory)",
-               n, limit);
-        return NULL;
+               more, limit);
+        return false;
     }
+    return true;
+}
+
+static void account(pv_ctx *ctx, size_t more)
+{
+    ctx->mem_current += more;
+    if (ctx->mem_current > ctx->mem_peak) ctx->mem_peak = ctx->mem_current;
+}
+
+/* The one allocation path: fault injection, the limit, accounting. calloc for zeroed
+ * blocks keeps the kernel's lazy zero pages (first touch then happens where the caller
+ * initialises, STYLE.md §7). */
+static void *alloc(pv_ctx *ctx, size_t n, bool zero)
+{
+    if (!admit(ctx, n, n)) return NULL;
     void *p = zero ? calloc(1, n ? n : 1) : malloc(n ? n : 1);
     if (!p) {
         pv_err(ctx, PV_ENOMEM, "out of memory: cannot allocate %zu bytes", n);
         return NULL;
     }
-    ctx->mem_current += n;
-    if (ctx->mem_current > ctx->mem_peak) ctx->mem_peak = ctx->mem_current;
+    account(ctx, n);
     return p;
 }
 
@@ -68,4 +82,51 @@ void pv_free(pv_ctx *ctx, void *p, size_t n)
     if (!p) return;
     free(p);
     ctx->mem_current = n <= ctx->mem_current ? ctx->mem_current - n : 0;
+}
+
+void *pv_realloc(pv_ctx *ctx, void *p, size_t old_n, size_t new_n)
+{
+    if (!p) return alloc(ctx, new_n, false);
+    if (new_n <= old_n) {
+        void *q = realloc(p, new_n ? new_n : 1);
+        if (!q) return p; /* shrinking in place cannot lose the data */
+        ctx->mem_current -= old_n - new_n;
+        return q;
+    }
+    if (!admit(ctx, new_n, new_n - old_n)) return NULL;
+    void *q = realloc(p, new_n);
+    if (!q) {
+        pv_err(ctx, PV_ENOMEM, "out of memory: cannot allocate %zu bytes", new_n);
+        return NULL;
+    }
+    account(ctx, new_n - old_n);
+    return q;
+}
+
+bool pv_grow(pv_ctx *ctx, void *arrp, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t ncap = *cap < 8 ? 8 : *cap;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2) {
+            ncap = need;
+            break;
+        }
+        ncap *= 2;
+    }
+    size_t old_n = *cap * elem, new_n;
+    if (!pv_mul_size(ncap, elem, &new_n)) {
+        pv_err(ctx, PV_ENOMEM, "out of memory: %zu x %zu bytes overflows the address space",
+               ncap, elem);
+        return false;
+    }
+    /* arrp is a T **: read and write the pointer through memcpy, so no T * is ever
+     * accessed as a void * (both have one representation on every supported target). */
+    void *old;
+    memcpy(&old, arrp, sizeof old);
+    void *p = pv_realloc(ctx, old, old_n, new_n);
+    if (!p) return false;
+    memcpy(arrp, &p, sizeof p);
+    *cap = ncap;
+    return true;
 }

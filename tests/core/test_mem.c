@@ -112,11 +112,53 @@ static void test_fault_injection(void)
     }
 }
 
+/* The growable array: doubling from 8, contents kept, tracked bytes equal to the
+ * capacity, and a refused growth (limit, injected failure) leaves the array as it was. */
+static void test_grow(void)
+{
+    pv_ctx ctx;
+    fresh(&ctx);
+    int *a = NULL;
+    size_t cap = 0;
+    for (int i = 0; i < 100; i++) {
+        PV_CHECK(PV_GROW(&ctx, a, cap, (size_t)i + 1));
+        a[i] = i * i;
+    }
+    PV_CHECK_EQ(cap, 128);
+    PV_CHECK_EQ(ctx.mem_current, 128 * sizeof(int));
+    int sum_ok = 1;
+    for (int i = 0; i < 100; i++) sum_ok &= a[i] == i * i;
+    PV_CHECK(sum_ok);
+    PV_CHECK(PV_GROW(&ctx, a, cap, 5)); /* never shrinks */
+    PV_CHECK_EQ(cap, 128);
+    PV_CHECK(PV_GROW(&ctx, a, cap, 1000)); /* jumps straight past a large need */
+    PV_CHECK_EQ(cap, 1024);
+    PV_CHECK_EQ(a[99], 99 * 99);
+
+    ctx.opt.max_memory = ctx.mem_current + 100;
+    int *keep = a;
+    PV_CHECK(!PV_GROW(&ctx, a, cap, 1025));
+    PV_CHECK_EQ(ctx.err_code, PV_ENOMEM);
+    PV_CHECK(a == keep && cap == 1024);
+    pv_err_clear(&ctx);
+    ctx.opt.max_memory = 0;
+    ctx.opt.fail_alloc_at = ctx.nallocs + 1;
+    PV_CHECK(!PV_GROW(&ctx, a, cap, 1025));
+    PV_CHECK(a == keep && cap == 1024 && a[50] == 2500);
+    pv_err_clear(&ctx);
+    PV_CHECK(!PV_GROW(&ctx, a, cap, SIZE_MAX / 2)); /* bytes overflow */
+    PV_CHECK_EQ(ctx.err_code, PV_ENOMEM);
+    pv_err_clear(&ctx);
+    pv_free(&ctx, a, cap * sizeof *a);
+    PV_CHECK_EQ(ctx.mem_current, 0);
+}
+
 int main(void)
 {
     test_mul_size();
     test_peak();
     test_limit();
     test_fault_injection();
+    test_grow();
     return pv_test_result("core.test_mem");
 }
