@@ -26,30 +26,6 @@
 /* Longest message pv_status_agree() carries between ranks (bytes). */
 #define PV_MSG_MAX 16384
 
-/* ---- strings ------------------------------------------------------------------------ */
-
-char *pv_vasprintf(const char *fmt, va_list ap)
-{
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n < 0) return NULL;
-    char *s = malloc((size_t)n + 1);
-    if (!s) return NULL;
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    return s;
-}
-
-char *pv_asprintf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = pv_vasprintf(fmt, ap);
-    va_end(ap);
-    return s;
-}
-
 const char *pv_status_str(pv_status st)
 {
     switch (st) {
