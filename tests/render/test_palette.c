@@ -1,8 +1,9 @@
 /*
  * Palettes against gnuplot 5.4: the colours measured with gnuplot (GP-9: fixed numbers
  * written down from its svg output; the labels E04, E11, E14, E26 are probe ids, mapped in
- * docs/GNUPLOT.md) and, live, every band of gnuplot's svg colour box (colour as (int)(255 c + 0.5) and extent, 0.01 px)
- * against the colour box our frame builds on the same svg canvas, for every palette kind:
+ * docs/GNUPLOT.md) and, live, every band of gnuplot's svg colour box (colour as
+ * (int)(255 c + 0.5) and extent, 0.01 px) against the colour box our frame builds on the
+ * same svg canvas, for every palette kind:
  * rgbformulae (incl. negative numbers), defined gradients (with a step), cubehelix, gray
  * with gamma, negative, maxcolors, HSV and CMY models.
  */
