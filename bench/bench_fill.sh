@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fill benchmark: gnuplot 5.4 and pvox run the same vfill script side by side; prints the
 # per-core voxel-update rate of each and their ratio (target: pvox >= 250x gnuplot per core,
-# about 300 M updates/s/core; shared/notes/PERFORMANCE.md).
+# about 300 M updates/s/core).
 #
 #   bench/bench_fill.sh [PVOX] [N_GNUPLOT] [N_PVOX]
 #   BIG=1 bench/bench_fill.sh          also the 1024^3 dipole (4 GiB grid)

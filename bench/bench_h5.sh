@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checkpoint bandwidth against dd on the same file system (PERFORMANCE.md: write and read
+# Checkpoint bandwidth against dd on the same file system (target: write and read
 # >= 50% of dd). Builds nothing.
 #
 #   bench/bench_h5.sh PVOX [DIR]
@@ -14,7 +14,7 @@
 # after dropping the page cache, `vload "F"` (the read time covers open, metadata and
 # the collective reads; not the allocation of the grid). dd writes the same number of
 # bytes with bs=16M oflag=direct conv=fsync and reads them back with iflag=direct after
-# a cache drop (the anchor PERFORMANCE.md names). A second anchor, dd through the page
+# a cache drop (the main anchor). A second anchor, dd through the page
 # cache (conv=fsync, no O_DIRECT), is the best MPI-IO can do on a local file system:
 # pvox goes through the page cache too. If /proc/sys/vm/drop_caches is not writable the
 # reads may come from the page cache, for pvox and dd alike; the script says so.

@@ -1,4 +1,4 @@
-# Test registration (STYLE.md §10).
+# Test registration (STYLE-10 in docs/STYLE.md; index in tests/README.md).
 #
 # - tests/<module>/test_<topic>.c: one executable each, labelled <module>. A name ending in
 #   _mpi (test_agree_mpi.c) runs under mpiexec at 1, 2, 3 and PV_TEST_MAX_RANKS ranks.

@@ -9,7 +9,7 @@
 # Writes out/a1_charges.png .. out/a8_nested.png (a7, a8: once isosurfaces are drawn) and the frames out/slfr00.png ..
 # out/slfr09.png (join them with `convert out/slfr*.png slfr.gif`).
 
-# ---- common preliminaries (spec/article-scenes/common.gp) --------------------------------
+# ---- common preliminaries (shared by every scene of the article) ------------------------
 set term pngcairo size 800,600
 set xrange [0:1]; set yrange [0:1]; set zrange [0:1]
 set view 65,40

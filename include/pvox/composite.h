@@ -4,7 +4,7 @@
  * Each rank renders the primitives of its z-slab into a tile of the same canvas
  * (raster.h). Slabs never interleave in depth along a view ray (the projection is
  * orthographic), so the picture is the tiles blended with "over" in slab order
- * (ARCHITECTURE.md decision 7): no depth travels between ranks.
+ * (ARCH-7): no depth travels between ranks.
  *
  * Pixels shared by two ranks. Where rank A's primitive covers some of a pixel's 16
  * samples and rank B's primitive others (an edge of each, or a surface clipped at the

@@ -4,7 +4,7 @@
  * Every function that logs, allocates a large buffer or talks MPI takes a pv_ctx first.
  * There is no global state: main() creates one context and passes it down.
  *
- * Error model (STYLE.md §4): fallible functions return a pv_status; the first error is
+ * Error model (STYLE-4): fallible functions return a pv_status; the first error is
  * recorded in ctx->err_code / ctx->err_msg by pv_err() or pv_diag_at(), once, where it
  * happens. Callers pass the status up. Ranks agree on a status with pv_status_agree()
  * at phase boundaries, so no rank is left waiting in a collective.

@@ -5,10 +5,10 @@
  * balanced to within one plane. Storage is x fastest, then y, then z:
  * idx = (iz - z0)·N² + iy·N + ix. Node i on an axis sits at min + i·delta with
  * delta = (max - min)/(N - 1). A coordinate maps to a node with gnuplot's rule
- * ceil((c - min)/delta), inside only if min <= c <= max (gnuplot-voxel.md §3).
+ * ceil((c - min)/delta), inside only if min <= c <= max (GP-3).
  *
  * Sizes are int64_t/size_t: N³ passes 2³¹. The only size limit is memory, checked
- * collectively before allocating (decision 1).
+ * collectively before allocating (DEC-1).
  */
 #ifndef PVOX_GRID_H
 #define PVOX_GRID_H
@@ -112,11 +112,11 @@ typedef struct pv_fill_result {
 } pv_fill_result;
 
 /* pv_grid_fill flags */
-#define PV_FILL_GRID_UNITS 1u    /* vgfill: radius and inclusion test in grid units (§5.4) */
+#define PV_FILL_GRID_UNITS 1u    /* vgfill: radius and inclusion test in grid units (GP-5.4) */
 #define PV_FILL_NEED_GRIDDIST 2u /* compute GridDistance lanes for a plain vfill too */
 
 /* Add the value expression over sphere ∩ brick of every source into this rank's slab
- * (gnuplot-voxel.md §5.2; PV_FILL_GRID_UNITS selects vgfill's rule, §5.4). Sources are in file
+ * (GP-5.2; PV_FILL_GRID_UNITS selects vgfill's rule, GP-5.4). Sources are in file
  * order; each voxel receives them in that order whatever the thread count, so the result
  * is bit-identical for any rank and thread count. Collective (reduces the counts). */
 pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,

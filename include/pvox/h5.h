@@ -1,7 +1,7 @@
 /*
  * pvox io/h5: HDF5 checkpoints of distributed voxel grids, and their XDMF sidecar.
  *
- * File layout (format version 1, ARCHITECTURE.md decision 10):
+ * File layout (format version 1, ARCH-10):
  *   /                       attributes pvox_format (int32, = PV_H5_FORMAT_VERSION),
  *                           pvox_version, created (UTC, ISO 8601), script (strings)
  *   /grids                  group, links kept in creation order

@@ -33,7 +33,7 @@
  * the rank count: a hard edge gives each pixel wholly to the side its centre is on, so
  * two facets meeting on a slab plane never split a pixel between ranks either.
  *
- * Visibility (ARCHITECTURE.md decisions 7 and 8). The fragments of a pixel (a primitive's
+ * Visibility (ARCH-7 and ARCH-8). The fragments of a pixel (a primitive's
  * samples there, one depth taken where those samples are) are resolved in depth order,
  * ties by order number, each sample keeping its own transmittance: opaque fragments hide
  * what is behind them, transparent ones blend with "over". Equivalent to blending far to

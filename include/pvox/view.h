@@ -32,7 +32,7 @@
  *      fg over (data over bg); pv_frame_fini(&frame).
  *
  * Sources: gnuplot 5.4.4 behaviour measured with its svg and pngcairo terminals
- * (/work/shared/spec/gnuplot-experiments E05, E06, E11, E12, E26 and tests/frame/).
+ * (docs/GNUPLOT.md GP-6.3, GP-8.2, GP-9, GP-10, and tests/frame/).
  */
 #ifndef PVOX_VIEW_H
 #define PVOX_VIEW_H
@@ -114,7 +114,7 @@ double pv_pal_gray(const pv_pal *p, double cb, double cbmin, double cbmax);
 void pv_pal_rgb(const pv_pal *p, double gray, double rgb[3]);
 
 /* gray -> 0x00RRGGBB rounded as gnuplot does: (unsigned char)(255*c + 0.5) (its svg
- * output and the spec's E04/E11/E26 numbers). Note: pngcairo hands cairo the unrounded
+ * output and the numbers of GP-9). Note: pngcairo hands cairo the unrounded
  * colour, and cairo stores floor(65535 c + 0.5) >> 8, which differs by one level near
  * x.5/255 (e.g. 3.98/255 gives 3): to match gnuplot's PNG pixels use pv_pal_rgb. */
 uint32_t pv_pal_rgb8(const pv_pal *p, double gray);

@@ -1,5 +1,5 @@
 /*
- * core/bcast.c: rank 0 reads, everyone receives (ARCHITECTURE.md decision 1).
+ * core/bcast.c: rank 0 reads, everyone receives (ARCH-1).
  *
  * Only rank 0 touches script and data files; the bytes travel by MPI_Bcast in chunks below
  * 2^31 (MPI counts are int). Every step that can fail on one rank (opening the file on

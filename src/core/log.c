@@ -1,5 +1,5 @@
 /*
- * core/log.c: rank-aware logging to stderr (STYLE.md §6, after Redis's serverLog).
+ * core/log.c: rank-aware logging to stderr (STYLE-6, after Redis's serverLog).
  *
  * Line format: "[  12.345] r3/64 WARN  grid: message" (seconds since the context was
  * created, rank/ranks, level, module). Info and debug come from rank 0 only unless

@@ -1,5 +1,5 @@
 /*
- * core/mem.c: tracked allocation (STYLE.md §7).
+ * core/mem.c: tracked allocation (STYLE-7).
  *
  * pv_alloc counts the bytes each rank holds and their high-water mark, enforces
  * --max-memory when one is given, and can be told to fail its N-th call
@@ -48,7 +48,7 @@ static void account(pv_ctx *ctx, size_t more)
 
 /* The one allocation path: fault injection, the limit, accounting. calloc for zeroed
  * blocks keeps the kernel's lazy zero pages (first touch then happens where the caller
- * initialises, STYLE.md §7). */
+ * initialises, STYLE-7). */
 static void *alloc(pv_ctx *ctx, size_t n, bool zero)
 {
     if (!admit(ctx, n, n)) return NULL;

@@ -1,5 +1,5 @@
 /*
- * How many bytes a rank may give to grids (decision 1): the smallest of the --max-memory
+ * How many bytes a rank may give to grids (DEC-1): the smallest of the --max-memory
  * option (per rank), the cgroup v2/v1 or SLURM limit shared by this node's ranks, and
  * MemAvailable shared by this node's ranks. Sources that cannot be read are ignored.
  */

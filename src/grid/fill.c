@@ -1,5 +1,5 @@
 /*
- * vfill / vgfill kernel (gnuplot-voxel.md §5.2 and §5.4).
+ * vfill / vgfill kernel (GP-5.2 and GP-5.4 in docs/GNUPLOT.md).
  *
  * For each source in file order: centre node C by the ceil rule (sources outside the grid
  * are skipped), a brick of half-width floor(r/delta) per axis (floor(r) in grid units for

@@ -2,9 +2,9 @@
  * Grid storage, ranges, index mapping, reads and writes, statistics.
  *
  * Invariants: g->data holds planes [z0, z1) of this rank, x fastest; delta is always
- * (max-min)/(n-1) of the current ranges and size (pvox decision 5: gnuplot keeps a stale
+ * (max-min)/(n-1) of the current ranges and size (DEC-5: gnuplot keeps a stale
  * delta, we do not). The index rule is gnuplot's ceil((c-min)/delta) computed exactly so,
- * in double, with no reciprocal (gnuplot-voxel.md §3), so voxel() values match to the bit.
+ * in double, with no reciprocal (GP-3), so voxel() values match to the bit.
  */
 #include "pvox/grid.h"
 

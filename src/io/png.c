@@ -4,7 +4,7 @@
  * libpng reports errors by longjmp to the setjmp in encode(): everything that must be
  * released on that path (the FILE, the libpng structs, the row pointers) is created
  * before setjmp or held in volatile locals, and encode() is the only function here that
- * uses setjmp (STYLE.md §4). The error text is copied into a buffer the caller owns,
+ * uses setjmp (STYLE-4). The error text is copied into a buffer the caller owns,
  * then reported through pv_err once libpng is gone.
  *
  * Defaults: zlib level 2 with the SUB filter. On rendered frames (flat backgrounds,

@@ -11,7 +11,7 @@
  * - gray: gray^(1/gamma).  model HSV / CMY convert the three components afterwards.
  * - negative: applied in cb -> gray (gnuplot's cb2gray), so that the colour box and the
  *   data agree; gray -> colour itself is never reversed.
- * - 8 bits: (unsigned char)(255*c + 0.5), E04/E11/E26.
+ * - 8 bits: (unsigned char)(255*c + 0.5) (GP-9).
  */
 #include "pvox/view.h"
 

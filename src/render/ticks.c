@@ -2,7 +2,7 @@
  * Axis tics: gnuplot 5.4's automatic tic step, the extension of autoscaled ranges to tic
  * marks, the list of tic positions and the label format.
  *
- * Rules measured with gnuplot 5.4.4 (E05, E12 and tests/render/test_ticks.c against
+ * Rules measured with gnuplot 5.4.4 (GP-6.3, GP-8.2 and tests/render/test_ticks.c against
  * GPVAL_* and svg output):
  * - step: range r = 10^k * m (1 <= m < 10); with p = 20/m tics per decade the step is
  *   0.05, 0.1, 0.2, 0.5, 1 or 2 (p > 40, 20, 10, 4, 2, 0.5) times 10^k, else ceil(m)*10^k.

@@ -6,7 +6,7 @@
  *   top = ymax - (1.5 + title lines) v_char - 1, all truncated to integer terminal units;
  *   an outside key narrows it. The colour box does not. xscaler = 4/7 of the width and
  *   yscaler = 4/7 of the height (integer division), centred on the area.
- * Projection (E06: 0.01 px in svg; tests/render/test_view.c against pngcairo/svg):
+ * Projection (GP-10.2, to 0.01 px in svg; tests/render/test_view.c against pngcairo/svg):
  *   X = 2(x-xmin)/(xmax-xmin) - 1, Y likewise, Z = zscale * 2(z - mid)/(ceil - floor) with
  *   the box's floor/ceiling (base plane included when the base is drawn); then rotate
  *   about z by rot_z, about x by rot_x, scale by scale/2 (and turn by azimuth about the

@@ -11,7 +11,7 @@
  * a candidate slab plane flagged hard, as raster.h asks of the scene module. Each rank
  * renders, the compositor blends the tiles on rank 0, and rank 0 also renders the whole
  * scene alone. The 8-bit pictures over white must agree within the determinism
- * tolerance of ARCHITECTURE.md decision 8: channels may differ by more than 2 on at most
+ * tolerance of ARCH-8: channels may differ by more than 2 on at most
  * 0.1% of the pixels. (Measured: 0-3 pixels differ at all for points; where slabs meet
  * in a pixel at a silhouette, the one-rank render orders overlapping surfaces by one
  * depth per pixel and may differ by more on a few pixels.) At 1 rank the composite must

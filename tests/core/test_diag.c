@@ -20,7 +20,7 @@ static void test_format(void)
 {
     /* first line, first column */
     check_fmt("print potx\n", 0, 1, "job.gp:1:1: error: boom\nprint potx\n^");
-    /* the example: line 12, column 9 */
+    /* the README's example: line 12, column 9 */
     const char *t = "a=1\nb=2\nc=3\nd=4\ne=5\nf=6\ng=7\nh=8\ni=9\nj=10\nk=11\n"
                     "print   potx\n";
     size_t off = (size_t)(strstr(t, "potx") - t);

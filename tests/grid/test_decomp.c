@@ -1,4 +1,4 @@
-/* Slab decomposition and the ceil index rule (gnuplot-voxel.md §3, experiments E01/E16). */
+/* Slab decomposition and the ceil index rule (GP-3 in docs/GNUPLOT.md). */
 #include "pv_test.h"
 #include "pvox/grid.h"
 
@@ -48,7 +48,7 @@ int main(void)
     check_decomp(4096, 64);
     check_decomp((int64_t)1 << 20, 7);
 
-    /* E01/E16: grid [0:10], N=11: 2.0001, 2.9999, 3.0 -> 3; 3.0001 -> 4 */
+    /* GP-3: grid [0:10], N=11: 2.0001, 2.9999, 3.0 -> 3; 3.0001 -> 4 */
     pv_grid g = axis_grid(11, 0, 10);
     int64_t i = -1;
     PV_CHECK(pv_grid_axis_index(&g, 0, 2.0001, &i) && i == 3);
@@ -65,10 +65,10 @@ int main(void)
     PV_CHECK(pv_grid_axis_index(&g, 0, 0.25, &i) && i == 3);
     PV_CHECK(pv_grid_axis_index(&g, 0, 1.0, &i) && i == 10);
     PV_CHECK(!pv_grid_axis_index(&g, 0, 1.0000001, &i));
-    /* reversed range: nothing is inside (E02m) */
+    /* reversed range: nothing is inside (GP-2) */
     g = axis_grid(11, 10, 0);
     PV_CHECK(!pv_grid_axis_index(&g, 0, 5, &i));
-    /* unset ranges: nothing is inside, no crash (decision 6 handled by callers) */
+    /* unset ranges: nothing is inside, no crash (DEC-6 handled by callers) */
     g = axis_grid(11, NAN, NAN);
     PV_CHECK(!pv_grid_axis_index(&g, 0, 0, &i));
     return pv_test_result("grid_decomp");

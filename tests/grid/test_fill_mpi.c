@@ -1,7 +1,7 @@
 /*
  * vfill kernel at any rank and thread count: every voxel must equal, bit for bit, a naive
  * serial reference written independently here (whole brick scan per source, file order),
- * and the counts must match gnuplot's (experiment E03: radius 1 → 7 voxels, sqrt(2) → 19,
+ * and the counts must match gnuplot's (GP-5.2: radius 1 → 7 voxels, sqrt(2) → 19,
  * point at 5.3 with radius 1.5 → nodes 5 and 6 only).
  */
 #include "pv_test.h"
@@ -85,7 +85,7 @@ int main(int argc, char **argv)
     opt.log_level = PV_LOG_WARN;
     pv_ctx *ctx = pv_ctx_create(MPI_COMM_WORLD, &opt);
 
-    /* ---- E03 counts on an 11^3 grid [0:10] ---- */
+    /* ---- GP-5.2 counts on an 11^3 grid [0:10] ---- */
     pv_grid *g = pv_grid_create(ctx, "$g", 11);
     PV_CHECK(g != NULL);
     for (int a = 0; a < 3; a++) pv_grid_set_range(g, a, 0, 10);

@@ -49,7 +49,7 @@ static void eval_val(void *ud, int tid, size_t src, size_t n, const double *dist
         out[k] = value_of(src, dist[k], f->use_g ? gdist[k] : 0.0, f->use_g);
 }
 
-/* gnuplot's ceil rule with its inclusive test (gnuplot-voxel.md §3). */
+/* gnuplot's ceil rule with its inclusive test (GP-3). */
 static bool node_of(double c, double mn, double mx, double dl, int64_t n, int64_t *i)
 {
     if (!(c >= mn && c <= mx))
@@ -221,7 +221,7 @@ int main(int argc, char **argv)
     make_sources(src, NS, 31, mn2, mx2, 0.7, 99u);
     run_case(ctx, "far ranges", 31, mn2, mx2, src, NS, 0u);
 
-    /* integer nodes: d == r exactly on many nodes (gnuplot E03: r = 1 gives 7 voxels,
+    /* integer nodes: d == r exactly on many nodes (GP-5.2: r = 1 gives 7 voxels,
      * sqrt(2) gives 19) */
     const double mn4[3] = {0, 0, 0}, mx4[3] = {10, 10, 10};
     pv_fill_source exact[8] = {{5, 5, 5, 1},         {5, 5, 5, 1.4142135623730951},

@@ -1,4 +1,4 @@
-# HDF5 checkpoints (issue 5). test_h5_mpi.c (the io API at 1..4 ranks) is registered by the
+# HDF5 checkpoints (ARCH-10). test_h5_mpi.c (the io API at 1..4 ranks) is registered by the
 # glob; these are the script-level checks:
 # - io.h5_roundtrip: vsave at 1..4 ranks, vload of each file at 1..4 ranks; values against
 #   the formulas, whole-grid checksums, h5dump's view of the layout (run_h5_scripts.py);

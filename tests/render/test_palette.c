@@ -1,8 +1,9 @@
 /*
- * Palettes against gnuplot 5.4: the colours measured in the spec's experiments (E04,
- * E11, E14, E26: fixed numbers written down from gnuplot's svg output) and, live, every
- * band of gnuplot's svg colour box (colour as (int)(255 c + 0.5) and extent, 0.01 px)
- * against the colour box our frame builds on the same svg canvas, for every palette kind:
+ * Palettes against gnuplot 5.4: the colours measured with gnuplot (GP-9: fixed numbers
+ * written down from its svg output; the labels E04, E11, E14, E26 are probe ids, mapped in
+ * docs/GNUPLOT.md) and, live, every band of gnuplot's svg colour box (colour as
+ * (int)(255 c + 0.5) and extent, 0.01 px) against the colour box our frame builds on the
+ * same svg canvas, for every palette kind:
  * rgbformulae (incl. negative numbers), defined gradients (with a step), cubehelix, gray
  * with gamma, negative, maxcolors, HSV and CMY models.
  */
@@ -29,12 +30,12 @@ static void test_fixed(void)
 {
     pv_pal p;
     pv_pal_default(&p);
-    /* E14/E22: default rgbformulae 7,5,15 */
+    /* GP-9 (E14/E22): default rgbformulae 7,5,15 */
     check_rgb(&p, 0, 0, 1, RGB(0, 0, 0), "default");
     check_rgb(&p, 0.5, 0, 1, RGB(180, 32, 0), "default");
     check_rgb(&p, 1, 0, 1, RGB(255, 255, 0), "default");
 
-    /* E26 a/b: red-white-blue; b's positions -1,0,1 rescale to 0,.5,1 */
+    /* GP-9 (E26 a/b): red-white-blue; b's positions -1,0,1 rescale to 0,.5,1 */
     pv_pal_point rwb[3] = {{0, 1, 0, 0}, {0.5, 1, 1, 1}, {1, 0, 0, 1}};
     p.kind = PV_PALK_DEFINED;
     p.grad = rwb;
@@ -43,15 +44,15 @@ static void test_fixed(void)
     const uint32_t a[6] = {RGB(255, 0, 0),     RGB(255, 0, 0), RGB(255, 128, 128),
                            RGB(255, 255, 255), RGB(0, 0, 255), RGB(0, 0, 255)};
     for (int i = 0; i < 6; i++) check_rgb(&p, cbs[i], 0, 1, a[i], "E26a");
-    /* E04: value 1 of [0:9] */
+    /* GP-6.3, GP-9 (E04): value 1 of [0:9] */
     check_rgb(&p, 1, 0, 9, RGB(255, 57, 57), "E04");
-    /* E11: pm3d quad means with cbrange [0:30] */
+    /* GP-8.2 (E11): pm3d quad means with cbrange [0:30] */
     check_rgb(&p, 17.5, 0, 30, RGB(212, 212, 255), "E11");
     check_rgb(&p, 22.5, 0, 30, RGB(128, 128, 255), "E11");
     check_rgb(&p, 7.5, 0, 30, RGB(255, 128, 128), "E11");
     check_rgb(&p, 12.5, 0, 30, RGB(255, 213, 213), "E11");
 
-    /* E26 c and d: positions 0, 1, 3 -> 0, 1/3, 1; then `negative` */
+    /* GP-9 (E26 c and d): positions 0, 1, 3 -> 0, 1/3, 1; then `negative` */
     pv_pal_point c3[3] = {{0, 1, 0, 0}, {1.0 / 3.0, 1, 1, 1}, {1, 0, 0, 1}};
     p.grad = c3;
     const uint32_t c[6] = {RGB(255, 0, 0),     RGB(255, 0, 0), RGB(255, 191, 191),

@@ -1,5 +1,5 @@
 /*
- * Visibility (raster.h, decisions 7-8), against arithmetic:
+ * Visibility (raster.h, ARCH-7 and ARCH-8), against arithmetic:
  *   - opaque occlusion by depth whatever the order primitives are added in; triangles
  *     that cross in depth switch where their depth planes meet;
  *   - points against triangles, opaque and transparent;

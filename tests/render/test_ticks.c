@@ -1,6 +1,6 @@
 /*
  * Tics and autoscaling against gnuplot 5.4:
- * - fixed: the spec's measured ranges (E05: z from vz [0.05:0.93] -> [0:1]; E12: cb data
+ * - fixed: gnuplot's measured ranges (GP-6.3: z from vz [0.05:0.93] -> [0:1]; GP-8.2: cb data
  *   0.13..29.3 -> [0:30], `cbfix` keeps it; empty ranges widen as its warnings say);
  * - live: for many data ranges, gnuplot's autoscaled x range (GPVAL_X_MIN/MAX) and its
  *   tic values (svg labels printed with "%.17g") against pv_ticks_setup/pv_ticks_list,
@@ -34,15 +34,15 @@ static pv_tickaxis autoaxis(double lo, double hi)
 
 static void test_fixed(void)
 {
-    pv_tickaxis a = autoaxis(0.05, 0.93); /* E05 */
+    pv_tickaxis a = autoaxis(0.05, 0.93); /* GP-6.3 */
     pv_ticks_setup(&a);
     PV_CHECK_NEAR(a.min, 0, 1e-12);
     PV_CHECK_NEAR(a.max, 1, 1e-12);
-    a = autoaxis(0.13, 29.3); /* E12 */
+    a = autoaxis(0.13, 29.3); /* GP-8.2 */
     pv_ticks_setup(&a);
     PV_CHECK_NEAR(a.min, 0, 1e-12);
     PV_CHECK_NEAR(a.max, 30, 1e-12);
-    a = autoaxis(0.13, 29.3); /* E12 with `set autoscale cbfix` */
+    a = autoaxis(0.13, 29.3); /* GP-8.2 with `set autoscale cbfix` */
     a.fix_min = a.fix_max = true;
     pv_ticks_setup(&a);
     PV_CHECK_NEAR(a.min, 0.13, 0);

@@ -1,6 +1,6 @@
 /*
  * The 3D view against gnuplot 5.4:
- * - E06 (spec): six voxel points of `set view 65,40; set xyplane at -0.1` in a 1000x1000
+ * - GP-10.2 (probe E06): six voxel points of `set view 65,40; set xyplane at -0.1` in a 1000x1000
  *   svg, written down to 0.01 px;
  * - live svg: points of a datablock under several views (rotations in all quadrants,
  *   scale, zscale, `view equal xyz`, relative and absolute xyplane, a title) read from

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_slurm.sh PVOX [SRCDIR] -- run the SLURM job scripts of jobs/ on a private,
-# single-node SLURM cluster started here (shared/notes/slurm-ci.md) and check the results.
+# single-node SLURM cluster started here and check the results.
 #
 # Brings up munged + slurmctld + slurmd as background children in foreground mode, with
 # every file under a fresh temporary directory and nothing in /etc; submits, from a

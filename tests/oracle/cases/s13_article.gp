@@ -1,5 +1,5 @@
-# the article's scripts without their plots (spec/article-scenes/common.gp, a6_anim.gp,
-# gnuplot-experiments/13_scripting.gp without the pvox extension GridDistance)
+# the article's scripts without their plots (the preliminaries and the animation loop of
+# examples/dipole.gp, the scripting facts of GP-11, without the pvox extension GridDistance)
 # oracle: mpi
 set term pngcairo size 800,600
 set xrange [0:1]; set yrange [0:1]; set zrange [0:1]

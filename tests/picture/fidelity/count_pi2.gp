@@ -1,4 +1,4 @@
-# `pi 2` keeps the nodes whose three indices are even: 125 of 1000 (E14), drawn in the
+# `pi 2` keeps the nodes whose three indices are even: 125 of 1000 (GP-6.1), drawn in the
 # default colour (linetype 1).
 set xrange [0:9]; set yrange [0:9]; set zrange [0:9]
 set view 65,40

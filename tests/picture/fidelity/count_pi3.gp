@@ -1,4 +1,4 @@
-# `pi 3`: indices 0, 3, 6, 9 on each axis, 64 nodes (E14), coloured by the palette over
+# `pi 3`: indices 0, 3, 6, 9 on each axis, 64 nodes (GP-6.1), coloured by the palette over
 # the values 1..10 with the colour range taken from z.
 set xrange [0:9]; set yrange [0:9]; set zrange [0:9]
 set view 65,40

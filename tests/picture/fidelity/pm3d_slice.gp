@@ -1,4 +1,4 @@
-# pm3d quad colours (E11): a "++" slice at x = 0.2 coloured by voxel(), 4x4 quads, each
+# pm3d quad colours (GP-8.2): a "++" slice at x = 0.2 coloured by voxel(), 4x4 quads, each
 # the palette colour of the mean of its 4 corner values.
 set vgrid $v size 11
 set vxrange [0:1]; set vyrange [0:1]; set vzrange [0:1]

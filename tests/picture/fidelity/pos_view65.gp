@@ -1,4 +1,4 @@
-# Projected positions (E06): voxel nodes at the 8 box corners and inside (red), data
+# Projected positions (GP-10.2): voxel nodes at the 8 box corners and inside (red), data
 # points off the nodes (blue), the article's view. Border 15 only draws the base plane at
 # z = -0.1, so no border line crosses a marker; its 4 edges are checked too.
 set xrange [0:1]; set yrange [0:1]; set zrange [0:1]

@@ -1,4 +1,4 @@
-# pause does nothing in a batch run (decision 10)
+# pause does nothing in a batch run (DEC-10)
 pause 5
 pause -1 "press return"
 pause mouse

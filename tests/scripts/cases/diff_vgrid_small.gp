@@ -1,4 +1,4 @@
-# any grid size N >= 2 is accepted (decision 1; gnuplot 5.4 wants 10..256)
+# any grid size N >= 2 is accepted (DEC-1; gnuplot 5.4 wants 10..256)
 set vgrid $g size 2
 set vxrange [0:1]; set vyrange [0:1]; set vzrange [0:1]
 voxel(1, 1, 1) = 2

@@ -1,3 +1,3 @@
-# an unsupported terminal: the error lists the supported ones (pvox decision 10)
+# an unsupported terminal: the error lists the supported ones (DEC-10)
 print "before"
 set term svg

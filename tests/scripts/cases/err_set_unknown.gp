@@ -1,4 +1,4 @@
-# `set` with a name gnuplot does not know is an error (pvox decision 11)
+# `set` with a name gnuplot does not know is an error (DEC-11)
 print "not printed"
 set xrange [0:1]
 set frobnicate 3
