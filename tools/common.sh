@@ -3,7 +3,7 @@
 # Everything here is idempotent: packages are installed only when missing, the build
 # directory is reused.
 
-# Debian 12 packages (shared/notes/TOOLCHAIN.md). Append, do not reorder.
+# Debian 12 packages (README "Building by hand" lists the same set). Append, do not reorder.
 PV_BUILD_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin
     libhdf5-openmpi-dev hdf5-tools libpng-dev libcairo2-dev fonts-dejavu-core)
 # Oracles and checkers used by the test suite.
