@@ -2,7 +2,7 @@
  * pvox settings: gnuplot 5.4.4's fresh-start values (DEC-10 for the terminal) and the
  * finalisers of the owned strings and arrays.
  */
-#include "settings_int.h"
+#include "settings_parse.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * linetype colours, and `set style line N` / `set linetype N` slots (shown with
  * `show style line` / `show linetype` in settings_styles.c).
  */
-#include "settings_int.h"
+#include "settings_parse.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * pvox settings: the parse helpers every handler shares (words, operators, errors,
  * expressions, strings), the warn-once slots, and the small printers `show` shares.
  */
-#include "settings_int.h"
+#include "settings_parse.h"
 
 #include <math.h>
 #include <stdarg.h>

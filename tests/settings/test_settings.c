@@ -1,7 +1,7 @@
 /*
  * Tests for the settings module: `set`/`unset`/`show` parsed from real script text with
  * lang's lexer and cursor, run first in check mode (nothing may change) then in exec
- * mode, with the fields the renderer reads asserted; errors located; decision-11
+ * mode, with the fields the renderer reads asserted; errors located; DEC-11
  * warnings printed once per name.
  */
 #include "pv_test.h"
@@ -251,7 +251,7 @@ static void test_article(void)
 static void test_experiments(void)
 {
     pv_settings *s = pv_settings_create(ctx);
-    /* every `set` form the gnuplot experiments use (svg terminal aside: decision 10) */
+    /* every `set` form the gnuplot experiments use (svg terminal aside: DEC-10) */
     PV_CHECK_EQ(run(s, "set urange [0:1]; set vrange [0:1]\n"
                        "set samples 4,5; set isosamples 3,2\n"
                        "unset key; unset border; unset tics; unset colorbox\n"
