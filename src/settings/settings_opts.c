@@ -177,6 +177,8 @@ const pv_opt pv_opts[] = {
 
 const int pv_nopts = (int)(sizeof pv_opts / sizeof pv_opts[0]);
 
+/* ---- show colornames, show all ---------------------------------------------------- */
+
 pv_status sp_show_colornames(pv_sp *p)
 {
     if (OUT) {

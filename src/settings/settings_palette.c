@@ -233,6 +233,8 @@ pv_status sp_unset_palette(pv_sp *p)
     return sp_expect_end(p);
 }
 
+/* ---- show ------------------------------------------------------------------------ */
+
 static void show_gradient(FILE *out, const pv_palette *pal)
 {
     for (int k = 0; k < pal->ngrad; k++) {

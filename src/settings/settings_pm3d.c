@@ -216,6 +216,8 @@ pv_status sp_unset_hidden3d(pv_sp *p)
     return sp_expect_end(p);
 }
 
+/* ---- show ------------------------------------------------------------------------ */
+
 pv_status sp_show_pm3d(pv_sp *p)
 {
     const pv_pm3d *m = &p->s->pm3d;
@@ -245,8 +247,6 @@ pv_status sp_show_pm3d(pv_sp *p)
     }
     return sp_done(p);
 }
-
-/* ---- simple values -------------------------------------------------------------------- */
 
 pv_status sp_show_samples(pv_sp *p)
 {

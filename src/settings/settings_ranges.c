@@ -224,6 +224,8 @@ static pv_status logscale(pv_sp *p, bool on)
 pv_status sp_set_logscale(pv_sp *p) { return logscale(p, true); }
 pv_status sp_unset_logscale(pv_sp *p) { return logscale(p, false); }
 
+/* ---- show ------------------------------------------------------------------------ */
+
 static void print_range(FILE *out, const pv_settings *s, int ax)
 {
     const pv_range *r = &s->range[ax];

@@ -163,7 +163,7 @@ pv_status sp_unset_style(pv_sp *p)
 pv_status sp_set_linetype(pv_sp *p) { return sp_set_lp_tag(p, true); }
 pv_status sp_unset_linetype(pv_sp *p) { return sp_unset_lp_tag(p, true); }
 
-/* ---- styles ------------------------------------------------------------------------- */
+/* ---- show ------------------------------------------------------------------------ */
 
 static const char *style_name(pv_plot_style st)
 {

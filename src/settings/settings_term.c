@@ -185,6 +185,8 @@ pv_status sp_unset_output(pv_sp *p)
     return sp_expect_end(p);
 }
 
+/* ---- show ------------------------------------------------------------------------ */
+
 pv_status sp_show_terminal(pv_sp *p)
 {
     const pv_term *t = &p->s->term;

@@ -95,7 +95,7 @@ pv_status sp_unset_ylabel(pv_sp *p) { return unset_text(p, &p->s->label[PV_AX_Y]
 pv_status sp_unset_zlabel(pv_sp *p) { return unset_text(p, &p->s->label[PV_AX_Z]); }
 pv_status sp_unset_cblabel(pv_sp *p) { return unset_text(p, &p->s->label[PV_AX_CB]); }
 
-/* ---- text ------------------------------------------------------------------------------ */
+/* ---- show ------------------------------------------------------------------------ */
 
 static pv_status show_text(pv_sp *p, const char *name, const pv_text *t)
 {

@@ -141,6 +141,8 @@ TICS_FNS(ytics, PV_AX_Y)
 TICS_FNS(ztics, PV_AX_Z)
 TICS_FNS(cbtics, PV_AX_CB)
 
+/* ---- show ------------------------------------------------------------------------ */
+
 static pv_status show_tics_mask(pv_sp *p, unsigned mask)
 {
     const pv_settings *s = p->s;

@@ -166,6 +166,8 @@ pv_status sp_unset_datafile(pv_sp *p)
     return sp_expect_end(p);
 }
 
+/* ---- show ------------------------------------------------------------------------ */
+
 pv_status sp_show_pointsize(pv_sp *p)
 {
     if (OUT) fprintf(OUT, "\n\tpointsize is %g\n\n", p->s->pointsize);
