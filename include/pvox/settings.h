@@ -8,12 +8,12 @@
  *
  * Names gnuplot 5.4 knows but pvox does not draw are parsed (their arguments skipped) and
  * ignored with one warning per name and run (`unset` of such a name is silent); a name
- * gnuplot does not know is an error naming it (pvox decision 11). Option names accept
+ * gnuplot does not know is an error naming it (DEC-11). Option names accept
  * gnuplot's abbreviations (`set xr`, `set out`, `set t`), measured on gnuplot 5.4.4. The interpreter handles `set print`, `set table`, `set vgrid` and
  * `set vxrange/vyrange/vzrange` itself before calling these.
  *
  * Reading the struct: every field below is plain data with gnuplot 5.4's fresh-start value
- * after pv_settings_create (pvox's batch defaults where decision 10 says so). Colours are
+ * after pv_settings_create (pvox's batch defaults where DEC-10 says so). Colours are
  * pv_color values; an `argb` is 0xAARRGGBB with gnuplot's convention that AA is the
  * TRANSPARENCY (0 = opaque, 255 = invisible). Angles are in degrees unless noted.
  * The renderer only reads; it never writes these fields.
@@ -90,7 +90,7 @@ typedef struct pv_range {
     bool reverse;            /* `reverse` keyword (stored) */
     bool writeback;          /* `writeback` keyword (stored) */
     bool user_set;           /* a `set Xrange` / `set autoscale` touched it since start or
-                                reset (pvox decision 4 asks whether u/v were set) */
+                                reset (DEC-4 asks whether u/v were set) */
     bool log;                /* `set logscale` (stored; pvox draws linear axes) */
     double log_base;         /* its base, default 10 */
 } pv_range;
@@ -141,6 +141,7 @@ typedef struct pv_palette {
     int formulae[3];         /* rgbformulae numbers (signed, -36..36), default 7,5,15 */
     pv_grad_point *grad;     /* PV_PAL_DEFINED: ngrad points (owned), else NULL */
     int ngrad;
+    size_t grad_cap;         /* points allocated (tracked: pv_alloc on the settings' ctx) */
     bool negative;           /* `negative`: gray -> 1 - gray */
     double gamma;            /* default 1.5 (only used by `gray`) */
     int maxcolors;           /* 0 = continuous */
@@ -171,7 +172,7 @@ typedef enum pv_c2c {
     PV_C2C_MIN, PV_C2C_MAX, PV_C2C_C1, PV_C2C_C2, PV_C2C_C3, PV_C2C_C4
 } pv_c2c;
 
-/* set terminal (decision 10: only png and pngcairo; default pngcairo size 640,480) */
+/* set terminal (DEC-10: only png and pngcairo; default pngcairo size 640,480) */
 typedef struct pv_term {
     pv_term_kind kind;
     int width, height;       /* pixels */
@@ -236,7 +237,7 @@ typedef struct pv_fill {
 typedef struct pv_pm3d {
     bool implicit;           /* any `set pm3d` makes it implicit (gnuplot), `explicit` not */
     char at[8];              /* "s" (default) / "b" / "t" / combination, as given */
-    bool depthorder;         /* accepted; depth is always resolved (decision 8) */
+    bool depthorder;         /* accepted; depth is always resolved (DEC-8) */
     bool depthorder_base;    /* `depthorder base` */
     bool border_on;          /* `border {lc..} {lw..}`: outline each polygon */
     pv_lp border;            /* its line properties */
@@ -269,7 +270,7 @@ struct pv_settings {
     pv_ctx *ctx;
 
     pv_term term;            /* set terminal */
-    char *output;            /* `set output "file"`; NULL = none (decision 10 naming) */
+    char *output;            /* `set output "file"`; NULL = none (DEC-10 naming) */
 
     pv_range range[PV_NAXES];/* x, y, z, cb, u, v, t (index = pv_axis) */
     pv_tics tics[4];         /* x, y, z, cb tics (index = pv_axis) */
@@ -313,8 +314,10 @@ struct pv_settings {
     /* set style line N / set linetype N (index = tag; slot 0 unused; check .defined) */
     pv_lp *linestyle;        /* nlinestyle slots */
     int nlinestyle;
+    size_t linestyle_cap;    /* slots allocated (tracked; >= nlinestyle) */
     pv_lp *linetype;         /* user-defined linetypes (kept by `reset`) */
     int nlinetype;
+    size_t linetype_cap;     /* slots allocated (tracked; >= nlinetype) */
 
     pv_datafile datafile;    /* set datafile */
     char dummy[2][32];       /* dummy variable names, default "x", "y" */

@@ -1,0 +1,178 @@
+/*
+ * pvox settings: `set/unset/show tics`, `xtics`, `ytics`, `ztics`, `cbtics`.
+ */
+#include "settings_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Skip a parenthesised tic list `("a" 1, 2 1)`, balancing parentheses. */
+static pv_status skip_parens(pv_sp *p)
+{
+    int depth = 0;
+    do {
+        if (sp_end(p)) return sp_err(p, PV_ESYNTAX, "expecting ')'");
+        if (sp_isop(p, "(")) depth++;
+        else if (sp_isop(p, ")")) depth--;
+        pv_cur_next(p->c);
+    } while (depth > 0);
+    return PV_OK;
+}
+
+/* Tic options for the axes in `mask`; `all` = `set tics` (no increments). */
+static pv_status tics(pv_sp *p, unsigned mask, bool all)
+{
+    pv_tics t = p->s->tics[mask & (1u << PV_AX_X) ? PV_AX_X : mask & (1u << PV_AX_Y) ? PV_AX_Y
+                                                      : mask & (1u << PV_AX_Z) ? PV_AX_Z : PV_AX_CB];
+    t.format = t.font = NULL; /* parsed fresh; the old ones stay owned by the settings */
+    bool set_mirror = false, set_out = false, set_incr = false, set_rot = false;
+    bool set_scale = false, front = p->s->tics_front, set_front = false;
+    pv_status st = PV_OK;
+    while (st == PV_OK && !sp_end(p)) {
+        if (sp_word(p, "ax$is") || sp_word(p, "bo$rder") || sp_word(p, "add") ||
+            sp_word(p, "autof$req") || sp_word(p, "num$eric") || sp_word(p, "time$date") ||
+            sp_word(p, "geo$graphic") || sp_word(p, "log$scale") || sp_word(p, "nolog$scale") ||
+            sp_word(p, "rangelimit$ed") || sp_word(p, "left") || sp_word(p, "right") ||
+            sp_word(p, "center") || sp_word(p, "autojust$ify") || sp_word(p, "enh$anced") ||
+            sp_word(p, "noenh$anced") || sp_word(p, "nooff$set")) {
+            /* placement and label details: stored nowhere */
+        } else if (sp_word(p, "mi$rror")) {
+            t.mirror = true, set_mirror = true;
+        } else if (sp_word(p, "nomi$rror")) {
+            t.mirror = false, set_mirror = true;
+        } else if (sp_word(p, "in")) {
+            t.outward = false, set_out = true;
+        } else if (sp_word(p, "out")) {
+            t.outward = true, set_out = true;
+        } else if (sp_word(p, "sc$ale")) {
+            set_scale = true;
+            if (!sp_word(p, "def$ault")) {
+                st = sp_real(p, &t.scale_major);
+                if (st == PV_OK && sp_op(p, ",")) st = sp_real(p, &t.scale_minor);
+            } else {
+                t.scale_major = 1.0, t.scale_minor = 0.5;
+            }
+        } else if (sp_word(p, "rot$ate")) {
+            set_rot = true;
+            t.rotate = 90.0;
+            if (sp_word(p, "by")) st = sp_real(p, &t.rotate);
+        } else if (sp_word(p, "norot$ate")) {
+            set_rot = true;
+            t.rotate = 0.0;
+        } else if (sp_word(p, "off$set")) {
+            double xyz[3] = {0, 0, 0};
+            st = sp_position(p, xyz);
+        } else if (sp_word(p, "format") || sp_word(p, "form$at")) {
+            st = sp_string(p, &t.format);
+        } else if (sp_word(p, "font")) {
+            st = sp_string(p, &t.font);
+        } else if (sp_word(p, "tc") || sp_word(p, "textc$olor")) {
+            pv_color col;
+            st = sp_color(p, &col);
+        } else if (all && sp_word(p, "front")) {
+            front = true, set_front = true;
+        } else if (all && sp_word(p, "back")) {
+            front = false, set_front = true;
+        } else if (all && sp_word(p, "level")) {
+            double lv = 0;
+            st = sp_real(p, &lv);
+        } else if (!all && sp_isop(p, "(")) {
+            st = skip_parens(p);
+            set_incr = true;
+            t.has_incr = false;
+        } else if (!all && sp_can_expr(p)) {
+            double a = NAN, b = NAN, c = NAN;
+            st = sp_real(p, &a);
+            if (st == PV_OK && sp_op(p, ",")) st = sp_real(p, &b);
+            if (st == PV_OK && sp_op(p, ",")) st = sp_real(p, &c);
+            set_incr = true;
+            t.has_incr = true;
+            if (isnan(b)) t.start = NAN, t.incr = a, t.end = NAN;
+            else t.start = a, t.incr = b, t.end = c;
+            if (p->exec && !(t.incr != 0.0) )
+                st = sp_err(p, PV_ESCRIPT, "tic increment must be non-zero");
+        } else {
+            st = sp_unexpected(p);
+        }
+    }
+    if (st != PV_OK || !p->exec) {
+        free(t.format);
+        free(t.font);
+        return st;
+    }
+    for (int ax = PV_AX_X; ax <= PV_AX_CB; ax++) {
+        if (!(mask & (1u << ax))) continue;
+        pv_tics *d = &p->s->tics[ax];
+        d->on = true;
+        if (set_mirror) d->mirror = t.mirror;
+        if (set_out) d->outward = t.outward;
+        if (set_rot) d->rotate = t.rotate;
+        if (set_scale) d->scale_major = t.scale_major, d->scale_minor = t.scale_minor;
+        if (set_incr) {
+            d->has_incr = t.has_incr;
+            d->start = t.start, d->incr = t.incr, d->end = t.end;
+        }
+        if (t.format) sp_setstr(&d->format, t.format);
+        if (t.font) sp_setstr(&d->font, t.font);
+    }
+    if (set_front) p->s->tics_front = front;
+    free(t.format);
+    free(t.font);
+    return PV_OK;
+}
+
+static pv_status unset_tics_mask(pv_sp *p, unsigned mask)
+{
+    if (p->exec)
+        for (int ax = PV_AX_X; ax <= PV_AX_CB; ax++)
+            if (mask & (1u << ax)) p->s->tics[ax].on = false;
+    return sp_expect_end(p);
+}
+
+#define ALL_AXES ((1u << PV_AX_X) | (1u << PV_AX_Y) | (1u << PV_AX_Z) | (1u << PV_AX_CB))
+pv_status sp_set_tics(pv_sp *p) { return tics(p, ALL_AXES, true); }
+pv_status sp_unset_tics(pv_sp *p) { return unset_tics_mask(p, ALL_AXES); }
+#define TICS_FNS(NAME, AX)                                                                \
+    pv_status sp_set_##NAME(pv_sp *p) { return tics(p, 1u << AX, false); }            \
+    pv_status sp_unset_##NAME(pv_sp *p) { return unset_tics_mask(p, 1u << AX); }
+TICS_FNS(xtics, PV_AX_X)
+TICS_FNS(ytics, PV_AX_Y)
+TICS_FNS(ztics, PV_AX_Z)
+TICS_FNS(cbtics, PV_AX_CB)
+
+/* ---- show ------------------------------------------------------------------------ */
+
+static pv_status show_tics_mask(pv_sp *p, unsigned mask)
+{
+    const pv_settings *s = p->s;
+    if (OUT) {
+        fprintf(OUT, "\n\ttics are in %s of plot\n", s->tics_front ? "front" : "back");
+        for (int ax = PV_AX_X; ax <= PV_AX_CB; ax++) {
+            if (!(mask & (1u << ax))) continue;
+            const pv_tics *t = &s->tics[ax];
+            fprintf(OUT, "\t%s-axis tics are %s, \tmajor ticscale is %g and minor ticscale is %g\n",
+                    sp_axis_names[ax], t->outward ? "OUT" : "IN", t->scale_major, t->scale_minor);
+            if (!t->on) {
+                fprintf(OUT, "\t%s-axis tics:\tOFF\n", sp_axis_names[ax]);
+                continue;
+            }
+            fprintf(OUT, "\t%s-axis tics:\ton border%s\n", sp_axis_names[ax],
+                    t->mirror ? " and mirrored on opposite border" : "");
+            fprintf(OUT, "\t  labels are justified automatically, format \"%s\" and are %s,\n",
+                    t->format ? t->format : "% h", t->rotate != 0 ? "rotated" : "not rotated");
+            if (!t->has_incr) fprintf(OUT, "\t  intervals computed automatically\n");
+            else if (isnan(t->start)) fprintf(OUT, "\t  series from auto by %g until auto\n", t->incr);
+            else if (isnan(t->end)) fprintf(OUT, "\t  series from %g by %g until auto\n", t->start, t->incr);
+            else fprintf(OUT, "\t  series from %g by %g until %g\n", t->start, t->incr, t->end);
+        }
+        fprintf(OUT, "\n");
+    }
+    return sp_done(p);
+}
+
+pv_status sp_show_tics(pv_sp *p) { return show_tics_mask(p, 0xFu); }
+pv_status sp_show_xtics(pv_sp *p) { return show_tics_mask(p, 1u << PV_AX_X); }
+pv_status sp_show_ytics(pv_sp *p) { return show_tics_mask(p, 1u << PV_AX_Y); }
+pv_status sp_show_ztics(pv_sp *p) { return show_tics_mask(p, 1u << PV_AX_Z); }
+pv_status sp_show_cbtics(pv_sp *p) { return show_tics_mask(p, 1u << PV_AX_CB); }

@@ -1,0 +1,398 @@
+/*
+ * pvox settings: `view`, `xyplane` (and `ticslevel`), `border`, `key` and `colorbox`: set,
+ * unset and show.
+ */
+#include "settings_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+pv_status sp_set_view(pv_sp *p)
+{
+    pv_settings *s = p->s;
+    pv_status st = PV_OK;
+    if (sp_word(p, "map")) {
+        double scale = s->view.scale;
+        if (sp_word(p, "sc$ale")) st = sp_real(p, &scale);
+        if (st != PV_OK) return st;
+        if ((st = sp_expect_end(p)) != PV_OK || !p->exec) return st;
+        s->view.map = true;
+        s->view.rot_x = 0.0;
+        s->view.rot_z = 0.0;
+        s->view.scale = scale;
+        return PV_OK;
+    }
+    if (sp_word(p, "noequal")) {
+        if (p->exec) s->view.equal = 0;
+        return sp_expect_end(p);
+    }
+    if (sp_word(p, "equal")) {
+        int eq = 1;
+        if (sp_word(p, "xyz")) eq = 2;
+        else sp_word(p, "xy");
+        if (p->exec) s->view.equal = eq;
+        return sp_expect_end(p);
+    }
+    if (sp_word(p, "az$imuth")) {
+        double az = s->view.azimuth;
+        if ((st = sp_real(p, &az)) != PV_OK) return st;
+        if (p->exec) s->view.azimuth = az;
+        return sp_expect_end(p);
+    }
+    double v[4] = {s->view.rot_x, s->view.rot_z, s->view.scale, s->view.zscale};
+    size_t at[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        at[k] = pv_cur_offset(p->c);
+        if (sp_can_expr(p) && (st = sp_real(p, &v[k])) != PV_OK) return st;
+        if (k < 3 && !sp_op(p, ",")) break;
+    }
+    if (!sp_end(p)) return sp_err(p, PV_ESYNTAX, "',' expected");
+    if (!p->exec) return PV_OK;
+    static const char *const msg[4] = {"rot_x must be in [0:360] degrees range; view unchanged",
+                                       "rot_z must be in [0:360] degrees range; view unchanged",
+                                       "scale must be > 0; view unchanged",
+                                       "zscale must be > 0; view unchanged"};
+    for (int k = 0; k < 4; k++) {
+        bool bad = k < 2 ? !(v[k] >= 0.0 && v[k] <= 360.0) : !(v[k] > 0.0);
+        if (bad) return pv_source_error(p->c->ctx, PV_ESCRIPT, p->c->tl->src, at[k], "%s", msg[k]);
+    }
+    s->view.map = false;
+    s->view.rot_x = v[0];
+    s->view.rot_z = v[1];
+    s->view.scale = v[2];
+    s->view.zscale = v[3];
+    return PV_OK;
+}
+
+pv_status sp_unset_view(pv_sp *p)
+{
+    if (p->exec) {
+        p->s->view.map = false;
+        p->s->view.rot_x = 60.0;
+        p->s->view.rot_z = 30.0;
+        p->s->view.scale = p->s->view.zscale = 1.0;
+        p->s->view.azimuth = 0.0;
+        p->s->view.equal = 0;
+    }
+    return sp_expect_end(p);
+}
+
+pv_status sp_set_xyplane(pv_sp *p)
+{
+    bool absolute = false;
+    if (sp_word(p, "at")) absolute = true;
+    else sp_word(p, "rel$ative");
+    double v = 0.0;
+    pv_status st = sp_real(p, &v);
+    if (st == PV_OK) st = sp_expect_end(p);
+    if (st != PV_OK || !p->exec) return st;
+    p->s->xyplane_absolute = absolute;
+    if (absolute) p->s->xyplane_z = v;
+    else p->s->xyplane_rel = v;
+    return PV_OK;
+}
+
+pv_status sp_set_ticslevel(pv_sp *p)
+{
+    double v = 0.0;
+    pv_status st = sp_real(p, &v);
+    if (st == PV_OK) st = sp_expect_end(p);
+    if (st != PV_OK || !p->exec) return st;
+    p->s->xyplane_absolute = false;
+    p->s->xyplane_rel = v;
+    return PV_OK;
+}
+
+pv_status sp_unset_xyplane(pv_sp *p)
+{
+    if (p->exec) {
+        p->s->xyplane_absolute = false;
+        p->s->xyplane_rel = 0.5;
+    }
+    return sp_expect_end(p);
+}
+
+pv_status sp_set_border(pv_sp *p)
+{
+    pv_settings *s = p->s;
+    /* gnuplot: a bare `set border` restores the default; otherwise only what is given */
+    int bits = s->border;
+    pv_border_layer layer = s->border_layer;
+    pv_lp lp = s->border_lp;
+    pv_status st = PV_OK;
+    if (sp_end(p)) {
+        bits = 31;
+        layer = PV_LAYER_FRONT;
+        lp = pv_lp_default();
+        lp.lc.kind = PV_COLOR_BLACK;
+    }
+    if (sp_can_expr(p) && pv_cur_peek(p->c)->kind != PV_TK_NAME) st = sp_int(p, &bits);
+    else if (sp_can_expr(p) && !sp_isword(p, "front") && !sp_isword(p, "back") &&
+             !sp_isword(p, "behind") && !sp_isword(p, "lt") && !sp_isword(p, "lc") &&
+             !sp_isword(p, "lw") && !sp_isword(p, "ls") && !sp_isword(p, "dt") &&
+             !sp_isword(p, "linew$idth") && !sp_isword(p, "linec$olor") &&
+             !sp_isword(p, "linet$ype") && !sp_isword(p, "lines$tyle") &&
+             !sp_isword(p, "dasht$ype") && !sp_isword(p, "pol$ar"))
+        st = sp_int(p, &bits);
+    while (st == PV_OK && !sp_end(p)) {
+        if (sp_word(p, "front")) layer = PV_LAYER_FRONT;
+        else if (sp_word(p, "back")) layer = PV_LAYER_BACK;
+        else if (sp_word(p, "behind")) layer = PV_LAYER_BEHIND;
+        else if (sp_word(p, "pol$ar")) { /* polar border: stored nowhere */ }
+        else {
+            size_t before = p->c->pos;
+            st = sp_lp(p, &lp);
+            if (st == PV_OK && p->c->pos == before) st = sp_unexpected(p);
+        }
+    }
+    if (st != PV_OK || !p->exec) return st;
+    s->border = bits;
+    s->border_layer = layer;
+    s->border_lp = lp;
+    return PV_OK;
+}
+
+pv_status sp_unset_border(pv_sp *p)
+{
+    if (p->exec) p->s->border = 0;
+    return sp_expect_end(p);
+}
+
+/* ---- key, colorbox ---------------------------------------------------------------- */
+
+pv_status sp_set_key(pv_sp *p)
+{
+    pv_settings *s = p->s;
+    pv_key k = s->key;
+    k.title = NULL;
+    bool title_set = false, hseen = false;
+    pv_status st = PV_OK;
+    k.on = true;
+    while (st == PV_OK && !sp_end(p)) {
+        if (sp_word(p, "on")) k.on = true;
+        else if (sp_word(p, "off")) k.on = false;
+        else if (sp_word(p, "def$ault")) {
+            k.inside = true, k.hpos = PV_KEYPOS_RIGHT, k.vpos = PV_KEYPOS_TOP, k.vertical = true;
+            k.box = k.opaque = k.reverse = k.invert = k.left_justify = false;
+        }
+        else if (sp_word(p, "ins$ide")) k.inside = true;
+        else if (sp_word(p, "out$side")) k.inside = false;
+        else if (sp_word(p, "lmargin") || sp_word(p, "rmargin") || sp_word(p, "tmargin") ||
+                 sp_word(p, "bmargin") || sp_word(p, "fixed") || sp_word(p, "noautot$itle") ||
+                 sp_word(p, "enh$anced") || sp_word(p, "noenh$anced"))
+            { /* margins, fixed, autotitle, enhanced: stored nowhere */ }
+        else if (sp_word(p, "autot$itle")) sp_word(p, "col$umnheader");
+        else if (sp_word(p, "at")) {
+            double xyz[3] = {0, 0, 0};
+            st = sp_position(p, xyz);
+        }
+        else if (sp_word(p, "l$eft")) k.hpos = PV_KEYPOS_LEFT, hseen = true;
+        else if (sp_word(p, "r$ight")) k.hpos = PV_KEYPOS_RIGHT, hseen = true;
+        else if (sp_word(p, "t$op")) k.vpos = PV_KEYPOS_TOP;
+        else if (sp_word(p, "b$ottom")) k.vpos = PV_KEYPOS_BOTTOM;
+        else if (sp_word(p, "c$enter")) {
+            if (hseen) k.vpos = PV_KEYPOS_CENTER;
+            else k.hpos = PV_KEYPOS_CENTER, hseen = true;
+        }
+        else if (sp_word(p, "ve$rtical")) k.vertical = true;
+        else if (sp_word(p, "ho$rizontal")) k.vertical = false;
+        else if (sp_word(p, "Left")) k.left_justify = true;
+        else if (sp_word(p, "Right")) k.left_justify = false;
+        else if (sp_word(p, "opaque")) k.opaque = true;
+        else if (sp_word(p, "noopaque")) k.opaque = false;
+        else if (sp_word(p, "rev$erse")) k.reverse = true;
+        else if (sp_word(p, "norev$erse")) k.reverse = false;
+        else if (sp_word(p, "inv$ert")) k.invert = true;
+        else if (sp_word(p, "noinv$ert")) k.invert = false;
+        else if (sp_word(p, "sa$mplen")) st = sp_real(p, &k.samplen);
+        else if (sp_word(p, "sp$acing")) st = sp_real(p, &k.spacing);
+        else if (sp_word(p, "w$idth") || sp_word(p, "h$eight")) {
+            double d = 0;
+            st = sp_real(p, &d);
+        }
+        else if (sp_word(p, "maxc$olumns") || sp_word(p, "maxr$ows")) {
+            int n = 0;
+            if (!sp_word(p, "a$uto")) st = sp_int(p, &n);
+        }
+        else if (sp_word(p, "font")) {
+            char *f = NULL;
+            st = sp_string(p, &f);
+            free(f);
+        }
+        else if (sp_word(p, "tc") || sp_word(p, "textc$olor")) {
+            pv_color col;
+            st = sp_color(p, &col);
+        }
+        else if (sp_word(p, "tit$le")) {
+            title_set = true;
+            if (sp_can_expr(p) && pv_cur_peek(p->c)->kind != PV_TK_NAME) st = sp_string(p, &k.title);
+            else if (sp_can_expr(p) && !sp_is_text_keyword(p)) st = sp_string(p, &k.title);
+        }
+        else if (sp_word(p, "notit$le")) title_set = true;
+        else if (sp_word(p, "box$ed")) {
+            k.box = true;
+            pv_lp lp = pv_lp_default();
+            st = sp_lp(p, &lp);
+        }
+        else if (sp_word(p, "nobox$ed")) k.box = false;
+        else st = sp_err(p, PV_ESYNTAX, "unknown key option");
+    }
+    if (st != PV_OK || !p->exec) {
+        free(k.title);
+        return st;
+    }
+    if (title_set) {
+        free(s->key.title);
+    } else {
+        k.title = s->key.title;
+    }
+    s->key = k;
+    return PV_OK;
+}
+
+pv_status sp_unset_key(pv_sp *p)
+{
+    if (p->exec) p->s->key.on = false;
+    return sp_expect_end(p);
+}
+
+pv_status sp_set_colorbox(pv_sp *p)
+{
+    pv_colorbox cb = p->s->colorbox;
+    cb.on = true;
+    pv_status st = PV_OK;
+    while (st == PV_OK && !sp_end(p)) {
+        if (sp_word(p, "v$ertical")) cb.vertical = true;
+        else if (sp_word(p, "h$orizontal")) cb.vertical = false;
+        else if (sp_word(p, "inv$ert") || sp_word(p, "noinv$ert")) { /* stored nowhere */ }
+        else if (sp_word(p, "def$ault")) cb.user = false;
+        else if (sp_word(p, "u$ser")) cb.user = true;
+        else if (sp_word(p, "o$rigin")) {
+            double xyz[3] = {cb.origin[0], cb.origin[1], 0};
+            st = sp_position(p, xyz);
+            cb.origin[0] = xyz[0], cb.origin[1] = xyz[1], cb.user = true;
+        } else if (sp_word(p, "s$ize")) {
+            double xyz[3] = {cb.size[0], cb.size[1], 0};
+            st = sp_position(p, xyz);
+            cb.size[0] = xyz[0], cb.size[1] = xyz[1], cb.user = true;
+        } else if (sp_word(p, "fr$ont")) cb.front = true;
+        else if (sp_word(p, "ba$ck")) cb.front = false;
+        else if (sp_word(p, "nobo$rder")) cb.border = false;
+        else if (sp_word(p, "bd$efault")) cb.border = true;
+        else if (sp_word(p, "bo$rder")) {
+            cb.border = true;
+            if (sp_can_expr(p)) {
+                int lt = 0;
+                st = sp_int(p, &lt);
+            }
+        } else if (sp_word(p, "cbtics")) {
+            char *txt = NULL;
+            st = sp_string(p, &txt);
+            free(txt);
+        } else st = sp_err(p, PV_ESYNTAX, "invalid colorbox option");
+    }
+    if (st == PV_OK && p->exec) p->s->colorbox = cb;
+    return st;
+}
+
+pv_status sp_unset_colorbox(pv_sp *p)
+{
+    if (p->exec) p->s->colorbox.on = false;
+    return sp_expect_end(p);
+}
+
+/* ---- show ------------------------------------------------------------------------ */
+
+pv_status sp_show_view(pv_sp *p)
+{
+    const pv_view *v = &p->s->view;
+    if (OUT) {
+        if (v->map) {
+            fprintf(OUT, "\n\tview is map scale %g\n\n", v->scale);
+        } else {
+            fprintf(OUT, "\n\tview is %g rot_x, %g rot_z, %g scale, %g scale_z\n", v->rot_x,
+                    v->rot_z, v->scale, v->zscale);
+            fprintf(OUT, "\t\t%s\n", v->equal == 2 ? "x/y/z axes are on the same scale"
+                                     : v->equal == 1 ? "x/y axes are on the same scale"
+                                                     : " axes are independently scaled");
+            fprintf(OUT, "\t\t azimuth %g\n\n", v->azimuth);
+        }
+    }
+    return sp_done(p);
+}
+
+pv_status sp_show_xyplane(pv_sp *p)
+{
+    if (OUT) {
+        if (p->s->xyplane_absolute)
+            fprintf(OUT, "\n\txyplane intercepts z axis at %g\n\n", p->s->xyplane_z);
+        else
+            fprintf(OUT, "\n\txyplane %g\n\n", p->s->xyplane_rel);
+    }
+    return sp_done(p);
+}
+
+pv_status sp_show_border(pv_sp *p)
+{
+    const pv_settings *s = p->s;
+    if (OUT) {
+        if (!s->border) {
+            fprintf(OUT, "\n\tborder is not drawn\n\n");
+        } else {
+            static const char *const layer[] = {"front", "back", "behind"};
+            char col[64];
+            sp_color_text(col, sizeof col, &s->border_lp.lc);
+            fprintf(OUT, "\n\tborder %d (0x%X) is drawn in %s layer with\n\t  %s linewidth %.3f "
+                         "dashtype solid\n\n",
+                    s->border, (unsigned)s->border, layer[s->border_layer],
+                    s->border_lp.lc.kind == PV_COLOR_BLACK ? "lt black" : col, s->border_lp.lw);
+        }
+    }
+    return sp_done(p);
+}
+
+pv_status sp_show_key(pv_sp *p)
+{
+    const pv_key *k = &p->s->key;
+    if (OUT) {
+        if (!k->on) {
+            fprintf(OUT, "\n\tkey is OFF\n\n");
+        } else {
+            static const char *const pos[] = {"left", "right", "center", "top", "bottom"};
+            fprintf(OUT, "\n\tkey is ON, position: %s%s %s %s\n",
+                    k->inside ? "" : "outside ", pos[k->vpos], pos[k->hpos],
+                    k->vertical ? "vertical" : "horizontal");
+            fprintf(OUT, "\tkey is %s justified, %sreversed, %sinverted, enhanced and %s\n",
+                    k->left_justify ? "left" : "right", k->reverse ? "" : "not ",
+                    k->invert ? "" : "not ", k->box ? "boxed" : "not boxed");
+            fprintf(OUT, "\tsample length is %g characters\n", k->samplen);
+            fprintf(OUT, "\tvertical spacing is %g characters\n", k->spacing);
+            fprintf(OUT, "\tkey title is \"%s\"\n\n", k->title ? k->title : "");
+        }
+    }
+    return sp_done(p);
+}
+
+
+pv_status sp_show_colorbox(pv_sp *p)
+{
+    const pv_colorbox *cb = &p->s->colorbox;
+    if (OUT) {
+        if (!cb->on) {
+            fprintf(OUT, "\tcolor box %s, DEFAULT line type is NOT drawn\n",
+                    cb->border ? "with border" : "without border");
+            fprintf(OUT, "\tcolor gradient is %s \n\n", cb->vertical ? "vertical" : "horizontal");
+        } else {
+            fprintf(OUT, "\tcolor box %s, DEFAULT line type is drawn %s\n",
+                    cb->border ? "with border" : "without border", cb->front ? "front" : "back");
+            if (cb->user)
+                fprintf(OUT, "\tat USER origin: %g, %g\n\t          size: %g, %g\n", cb->origin[0],
+                        cb->origin[1], cb->size[0], cb->size[1]);
+            else
+                fprintf(OUT, "\tat DEFAULT position\n");
+            fprintf(OUT, "\tcolor gradient is %s \n\n", cb->vertical ? "vertical" : "horizontal");
+        }
+    }
+    return sp_done(p);
+}
