@@ -1,6 +1,6 @@
 /*
- * exec/plot: what the plot command (plot.c) and its `set table` output (plot_table.c)
- * share: the state of one plot command and reading an element's data.
+ * exec/plot: what the plot command (plot.c), its table output (plot_table.c) and the
+ * reading of element data (plot_data.c) share: the state of one plot command.
  */
 #ifndef PV_EXEC_PLOT_H
 #define PV_EXEC_PLOT_H
@@ -41,8 +41,8 @@ typedef struct element_input {
     char sep[2];         /* opts.separator points here: do not copy the struct */
 } element_input;
 
-/* plot.c: open an element's input (free in->data when done) and iterate over its points
- * with the voxel() reads of the using specs batched (DEC-1). */
+/* plot_data.c: open an element's input (free in->data when done) and iterate over its
+ * points with the voxel() reads of the using specs batched (DEC-1). */
 pv_status pv_plot_open_input(pv_interp *I, pv_cursor *c, const plot_state *ps,
                              const pv_data_spec *ds, element_input *in);
 pv_status pv_plot_iterate(pv_interp *I, const pv_data_spec *ds, const pv_data_opts *opts,
