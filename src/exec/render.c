@@ -144,6 +144,7 @@ typedef struct frame_ctx {
     char *tic_text[4][64];
     pv_key_entry *key;
     int nkey;
+    size_t capkey;           /* entries allocated in key */
 } frame_ctx;
 
 static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi)
@@ -175,11 +176,11 @@ static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi)
     fa->tic_text = (const char *const *)F->tic_text[ax];
 }
 
-static void frame_fini(frame_ctx *F)
+static void frame_fini(pv_ctx *ctx, frame_ctx *F)
 {
     for (int a = 0; a < 4; a++)
         for (int k = 0; k < 64; k++) free(F->tic_text[a][k]);
-    free(F->key);
+    pv_free(ctx, F->key, F->capkey * sizeof *F->key);
     pv_frame_fini(&F->frame);
 }
 
@@ -224,8 +225,9 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     fs->key_samplen = s->key.samplen;
     fs->key_spacing = s->key.spacing;
     if (s->key.on) {
-        F->key = calloc((size_t)n, sizeof *F->key);
-        if (!F->key) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+        F->key = pv_calloc(I->ctx, (size_t)n, sizeof *F->key);
+        if (!F->key) return I->ctx->err_code;
+        F->capkey = (size_t)n;
         for (int k = 0; k < n; k++) {
             const pv_scene_elem *el = &e[k];
             if (el->kind == PV_SCENE_SKIPPED || !el->title || !el->title[0]) continue;
@@ -428,6 +430,6 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     pv_tile_destroy(ctx, scene);
     pv_tile_destroy(ctx, tile);
     pv_raster_destroy(ctx, r);
-    frame_fini(&F);
+    frame_fini(ctx, &F);
     return st;
 }
