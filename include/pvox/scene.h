@@ -1,18 +1,149 @@
 /*
- * pvox scene: turning plot elements into this rank's primitives (world coordinates).
+ * pvox scene: turning plot elements into this rank's primitives.
  *
- * Everything here is plain data in, plain data out: the interpreter (exec/render.c)
- * projects the primitives with the view and hands them to the rasteriser. A primitive
- * belongs to the rank whose world-z slab contains it (ARCHITECTURE.md decision 6):
- * voxel points come from the rank's own planes; polygons that cross a slab boundary are
- * cut there by the rasteriser (raster.h "Slab cuts").
+ * A plot element travels down once: exec/plot.c parses a `splot` element into a
+ * pv_scene_elem (its kind, its grid or data rows, its style clauses), exec/render.c sets
+ * up the frame (ranges, view, colour range) and hands each element to pv_scene_draw,
+ * which projects this rank's share with the view and adds it to the rasteriser
+ * (raster.h). Everything here is plain data in, plain data out; nothing here knows the
+ * interpreter or the settings syntax.
+ *
+ * A primitive belongs to the rank whose world-z slab contains it (ARCH-6,
+ * docs/ARCHITECTURE.md): voxel points come from the rank's own planes; polygons that
+ * cross a slab boundary are cut there by the rasteriser (raster.h "Slab cuts").
+ *
+ * Files: scene/elem.c (elements, rows, columns), scene/colormap.c (colours of items),
+ * scene/voxpoints.c, scene/points.c, scene/pm3d.c (one per kind), scene/slab.c.
  */
 #ifndef PVOX_SCENE_H
 #define PVOX_SCENE_H
 
 #include "pvox/grid.h"
+#include "pvox/raster.h"
+#include "pvox/settings.h" /* pv_lp, pv_color, pv_fill, pv_plot_style, pv_palette */
+#include "pvox/view.h"
 
-/* ---- voxel points (`splot $grid with points|dots above T`, gnuplot-voxel.md §6) ---- */
+/* =====================================================================================
+ * Plot elements (scene/elem.c)
+ * ===================================================================================== */
+
+typedef enum pv_scene_kind {
+    PV_SCENE_VOXELS = 0,     /* splot $grid with points|dots */
+    PV_SCENE_POINTS,         /* data with points|dots */
+    PV_SCENE_PM3D,           /* data with pm3d (a '++' sampled surface or gridded data) */
+    PV_SCENE_SKIPPED         /* parsed, not drawn by this version: `why` says so */
+} pv_scene_kind;
+
+/* Style clauses of one plot element, as given (exec/plot.c fills them when running). */
+typedef struct pv_scene_style {
+    pv_plot_style style;     /* `with` style (the element's final one once classified) */
+    bool has_above;          /* `above T` */
+    double above;
+    pv_lp lp;                /* lt / lc / lw / pt / ps / pi (pv_lp_default when absent) */
+    bool has_level;          /* `level L` (isosurface) */
+    double level;
+    bool has_fill;           /* `fs ...` on the element */
+    pv_fill fill;
+    pv_color fc;             /* `fc` / `fillcolor` (stored) */
+} pv_scene_style;
+
+typedef struct pv_scene_elem {
+    pv_scene_kind kind;
+    int number;              /* 1-based position in the plot command (default lt / pt) */
+    pv_scene_style st;
+    char *title;             /* key title, malloc'd (NULL: none) */
+    const pv_grid *grid;     /* PV_SCENE_VOXELS (borrowed) */
+    /* data: nrows rows of ncols using values (NaN undefined), tracked memory */
+    double *vals;
+    int ncols;
+    size_t nrows, cap;       /* cap: doubles allocated in vals */
+    size_t *scan;            /* end (one past the last row) of each scan line / data block */
+    size_t nscan, capscan;
+    const char *why;         /* PV_SCENE_SKIPPED: what is not drawn (static text) */
+} pv_scene_elem;
+
+/* A zeroed element of kind PV_SCENE_SKIPPED, style points with the line properties *lp
+ * (the settings' pv_lp_default(): nothing given). */
+void pv_scene_elem_init(pv_scene_elem *e, int number, const pv_lp *lp);
+/* Free the title and rows; the element is zeroed. */
+void pv_scene_elem_fini(pv_ctx *ctx, pv_scene_elem *e);
+
+/* Append one data row of n values (the first row fixes ncols; missing values are NaN,
+ * extra ones dropped). PV_ENOMEM recorded on failure. */
+pv_status pv_scene_add_row(pv_ctx *ctx, pv_scene_elem *e, const double *v, int n);
+/* End the current scan line / data block (nothing if it is empty). */
+pv_status pv_scene_end_scan(pv_ctx *ctx, pv_scene_elem *e);
+
+/* Columns of a data element: which using value holds what (-1: none). gnuplot's order of
+ * extra columns after x:y:z is ps variable, pt variable, colour; pm3d's colour is the
+ * fourth column. */
+typedef struct pv_scene_cols {
+    int ps, pt, color;
+} pv_scene_cols;
+pv_scene_cols pv_scene_columns(const pv_scene_elem *e);
+
+/* Does this element colour its items through the palette from its data (so its colour
+ * values autoscale cb)? pm3d always; points with `lc palette` (z). */
+bool pv_scene_feeds_cb(const pv_scene_elem *e);
+
+/* =====================================================================================
+ * Colour mapping (scene/colormap.c)
+ * ===================================================================================== */
+
+/* The colour 0x00RRGGBB of linetype lt (the settings' linetype table). */
+typedef uint32_t (*pv_scene_lt_fn)(const void *ud, int lt);
+
+typedef struct pv_scene_colors {
+    pv_pal pal;              /* from pv_scene_palette */
+    double cbmin, cbmax;     /* the final colour range */
+    uint32_t background;     /* 0x00RRGGBB, for `lc bgnd` */
+    pv_scene_lt_fn lt_rgb;   /* linetype colours */
+    const void *lt_ud;
+} pv_scene_colors;
+
+/* The renderer's palette for `set palette` (the gradient is borrowed from sp). */
+void pv_scene_palette(const pv_palette *sp, pv_pal *p);
+/* 0xAARRGGBB (AA = transparency) -> straight-alpha colour. */
+pv_rgba8 pv_scene_rgba(uint32_t argb);
+/* The colour of an element's item: `cval` is its colour value (voxel value, z or the
+ * colour column), `var` the variable column (NaN if none). */
+pv_rgba8 pv_scene_item_color(const pv_scene_colors *C, const pv_scene_elem *e, double cval,
+                             double var);
+
+/* =====================================================================================
+ * This rank's primitives
+ * ===================================================================================== */
+
+/* What every element of one frame is drawn with. */
+typedef struct pv_scene_frame {
+    const pv_view3d *view;   /* projects world coordinates to canvas pixels */
+    const pv_scene_colors *colors;
+    double zlo, zhi;         /* this rank's world-z slab (pv_scene_slab) */
+    double zmin, zmax;       /* the z axis range (pm3d's `clip z`) */
+    double pointsize;        /* `set pointsize` (<= 0: 1) */
+    double linewidth;        /* the terminal's linewidth (<= 0: 1) */
+    double jitter;           /* `set jitter` spread in voxel spacings (0: off) */
+    pv_fill fill;            /* `set style fill` (an element's `fs` overrides it) */
+} pv_scene_frame;
+
+/* Order number of item `item` of the element with 1-based position `elem`: later
+ * elements and later items are in front at equal depth, whatever the rank count. */
+#define PV_SCENE_ORDER(elem, item) \
+    (((uint64_t)(elem) << 48) | ((uint64_t)(item) & 0xFFFFFFFFFFFFull))
+
+/* Add this rank's primitives of e (any kind; SKIPPED adds nothing) to r, with order
+ * numbers PV_SCENE_ORDER(e->number, item). Not collective. */
+pv_status pv_scene_draw(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                        pv_raster *r);
+pv_status pv_scene_draw_voxels(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                               pv_raster *r);
+/* Data points whose z lies in the slab [zlo, zhi). */
+pv_status pv_scene_draw_points(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                               pv_raster *r);
+pv_status pv_scene_draw_pm3d(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                             pv_raster *r);
+
+/* ---- voxel points (`splot $grid with points|dots above T`, GP-6) -------------------- */
 
 typedef struct pv_vpoint {
     double x, y, z;      /* node position plus jitter, user units */
@@ -34,6 +165,24 @@ pv_status pv_scene_voxel_points(const pv_grid *g, double above, int interval, do
 
 /* The jitter offsets (each in [-0.5, 0.5)) of the voxel with linear index `index`. */
 void pv_scene_jitter(uint64_t index, double off[3]);
+
+/* ---- pm3d quads ------------------------------------------------------------------------ */
+
+/* One pm3d quad after `clip z`: nv (3..8) corners in world coordinates, its colour (the
+ * palette colour of the mean of the four corners' colour values, alpha from the fill) and
+ * its item number (quads counted over the scan lines, dropped ones included). */
+typedef struct pv_scene_quad {
+    int nv;
+    double v[8][3];
+    pv_rgba8 color;
+    uint64_t item;
+} pv_scene_quad;
+typedef pv_status (*pv_quad_fn)(void *ud, const pv_scene_quad *q);
+
+/* The quads between consecutive scan lines of e (gnuplot's pm3d with corners2color mean),
+ * cut to zmin <= z <= zmax; quads with an undefined corner are dropped. Not collective. */
+pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, pv_quad_fn fn,
+                              void *ud);
 
 /* ---- slab clipping ------------------------------------------------------------------- */
 

@@ -1,12 +1,12 @@
 /*
  * scene/voxpoints: the voxel points of `splot $grid with points|dots above T`.
  *
- * gnuplot draws the nodes with x outermost, then y, then z (gnuplot-voxel.md §6.1); the
- * index (ix·N + iy)·N + iz keeps that order for ties at equal depth. Jitter (§6.4) is a
- * hash of that index, not a random stream, so the picture does not depend on how the grid
- * is split (pvox decision 9).
+ * gnuplot draws the nodes with x outermost, then y, then z (GP-6.1); the index
+ * (ix·N + iy)·N + iz keeps that order for ties at equal depth. Jitter (GP-6.4) is a hash
+ * of that index, not a random stream, so the picture does not depend on how the grid is
+ * split (DEC-9).
  */
-#include "pvox/scene.h"
+#include "scene_int.h"
 
 #include <math.h>
 
@@ -64,4 +64,46 @@ pv_status pv_scene_voxel_points(const pv_grid *g, double above, int interval, do
                 }
             }
     return k ? fn(ud, buf, k) : PV_OK;
+}
+
+/* ---- drawing: the voxel points projected and added as markers ------------------------ */
+
+typedef struct vox_draw {
+    pv_ctx *ctx;
+    const pv_scene_frame *F;
+    const pv_scene_elem *e;
+    pv_raster *r;
+    uint32_t style;
+    uint64_t order_base;
+    pv_raster_point *buf;
+} vox_draw;
+
+static pv_status add_vpoints(void *ud, const pv_vpoint *p, size_t n)
+{
+    vox_draw *D = ud;
+    for (size_t k = 0; k < n; k++) {
+        pv_raster_point *q = &D->buf[k];
+        double sx, sy, d;
+        pv_view_project(D->F->view, p[k].x, p[k].y, p[k].z, &sx, &sy, &d);
+        q->x = (float)sx, q->y = (float)sy, q->depth = (float)d;
+        q->style = D->style;
+        q->color = pv_scene_item_color(D->F->colors, D->e, (double)p[k].value, (double)NAN);
+        q->order = D->order_base | p[k].index;
+    }
+    return pv_raster_add_points(D->ctx, D->r, D->buf, n);
+}
+
+pv_status pv_scene_draw_voxels(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                               pv_raster *r)
+{
+    double ps = e->st.lp.ps > 0 ? e->st.lp.ps : 1.0;
+    vox_draw D = {ctx, F, e, r, 0, PV_SCENE_ORDER(e->number, 0), NULL};
+    D.style = pv_scene_marker(ctx, F, e, e->st.lp.pt, ps, r);
+    if (D.style == PV_RASTER_STYLE_NONE) return ctx->err_code ? PV_ERANGE : PV_OK;
+    size_t bytes = PV_SCENE_CHUNK * sizeof *D.buf;
+    if (!(D.buf = pv_alloc(ctx, bytes))) return ctx->err_code;
+    double above = e->st.has_above ? e->st.above : 0.0;
+    pv_status st = pv_scene_voxel_points(e->grid, above, e->st.lp.pi, F->jitter, add_vpoints, &D);
+    pv_free(ctx, D.buf, bytes);
+    return st;
 }

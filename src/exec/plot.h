@@ -1,0 +1,64 @@
+/*
+ * exec/plot: what the plot command (plot.c), its table output (plot_table.c) and the
+ * reading of element data (plot_data.c) share: the state of one plot command.
+ */
+#ifndef PV_EXEC_PLOT_H
+#define PV_EXEC_PLOT_H
+
+#include "exec_int.h"
+#include "pvox/scene.h"
+
+/* One curve of `set table` + plot without `with table` (gnuplot's print_table()). */
+typedef struct tcurve {
+    bool tabulated;   /* false: `with table` (already written) or not tabulated here */
+    bool unsupported; /* splot style gnuplot cannot tabulate (pm3d, linespoints...) */
+    char *title;      /* NULL: no "# Curve title" line */
+    char **lines;     /* malloc'd lines; the array is tracked (cap entries) */
+    size_t n, cap;
+} tcurve;
+
+typedef struct plot_state {
+    pv_interp *I;
+    tcurve *curves;             /* one per element (set table mode), tracked */
+    size_t ncurves, capcurves;
+    bool is_splot;
+    bool needs_render;          /* some element uses a style the renderer would draw */
+    int nranges;                /* leading axis ranges parsed */
+    bool has_range[2];          /* first two ranges given with both ends (exec) */
+    double range[2][2];         /* their values */
+    pv_scene_elem *re;          /* splot elements to render (exec), tracked */
+    size_t nre, capre;
+    int number;                 /* elements seen so far (1-based numbering) */
+} plot_state;
+
+/* What reading one element needs: the file's bytes (rank 0 reads, every rank receives),
+ * the '+'/'++' sampling and the `set datafile` options. */
+typedef struct element_input {
+    char *data;
+    size_t len;
+    pv_sampling samp;
+    pv_data_opts opts;
+    char sep[2];         /* opts.separator points here: do not copy the struct */
+} element_input;
+
+/* plot_data.c: open an element's input (free in->data when done) and iterate over its
+ * points with the voxel() reads of the using specs batched (DEC-1). */
+pv_status pv_plot_open_input(pv_interp *I, pv_cursor *c, const plot_state *ps,
+                             const pv_data_spec *ds, element_input *in);
+pv_status pv_plot_iterate(pv_interp *I, const pv_data_spec *ds, const pv_data_opts *opts,
+                          const char *data, size_t len, const pv_sampling *samp, int ndefault,
+                          pv_data_event_fn fn, void *ud);
+
+/* plot_table.c: `with table` output of one element, and the print_table() curves of a
+ * plot run while `set table` is on (collected per element, written after the command). */
+pv_status pv_plot_write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
+                              const pv_data_spec *ds);
+/* Append a curve (takes title, freed on failure). */
+pv_status pv_plot_add_curve(plot_state *ps, bool tabulated, char *title);
+/* Tabulate the element's points into the last curve. */
+pv_status pv_plot_tabulate_curve(pv_interp *I, pv_cursor *c, plot_state *ps,
+                                 const pv_data_spec *ds);
+pv_status pv_plot_write_curves(pv_interp *I, plot_state *ps);
+void pv_plot_free_curves(plot_state *ps);
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * scene/pm3d: `splot 'data' with pm3d`: quads between consecutive scan lines, coloured by
+ * the mean of the corners' colour values (corners2color mean), cut at the z range
+ * (`clip z`), then added whole: the rasteriser cuts them at this rank's slab planes pixel
+ * by pixel (raster.h "Slab cuts").
+ */
+#include "pvox/scene.h"
+
+#include <math.h>
+
+pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, pv_quad_fn fn,
+                              void *ud)
+{
+    pv_scene_cols kc = pv_scene_columns(e);
+    const pv_scene_colors *C = F->colors;
+    const pv_fill *fill = e->st.has_fill ? &e->st.fill : &F->fill;
+    double alpha = fill->kind == PV_FILL_SOLID && fill->transparent ? fill->density : 1.0;
+    if (alpha < 0) alpha = 0;
+    if (alpha > 1) alpha = 1;
+    uint8_t a8 = (uint8_t)lrint(255.0 * alpha);
+    pv_scene_quad q;
+    q.item = 0;
+    /* scan[k] is the end of scan line k (the start of line k + 1) */
+    for (size_t sc = 0; sc + 1 < e->nscan; sc++) {
+        size_t a0 = sc == 0 ? 0 : e->scan[sc - 1], a1 = e->scan[sc];
+        size_t b0 = a1, b1 = e->scan[sc + 1];
+        size_t na = a1 - a0, nb = b1 - b0, m = na < nb ? na : nb;
+        for (size_t i = 0; i + 1 < m; i++, q.item++) {
+            const double *c4[4] = {e->vals + (a0 + i) * (size_t)e->ncols,
+                                   e->vals + (a0 + i + 1) * (size_t)e->ncols,
+                                   e->vals + (b0 + i + 1) * (size_t)e->ncols,
+                                   e->vals + (b0 + i) * (size_t)e->ncols};
+            double poly[4][3], cv = 0;
+            bool ok = true;
+            for (int k = 0; k < 4 && ok; k++) {
+                for (int a = 0; a < 3; a++) poly[k][a] = c4[k][a];
+                double v = kc.color >= 0 ? c4[k][kc.color] : c4[k][2];
+                ok = isfinite(poly[k][0]) && isfinite(poly[k][1]) && isfinite(poly[k][2]) &&
+                     isfinite(v);
+                cv += v;
+            }
+            if (!ok) continue;
+            /* gnuplot's pm3d `clip z` (the default) */
+            q.nv = pv_scene_clip_z((const double(*)[3])poly, 4, F->zmin, F->zmax, q.v);
+            if (q.nv < 3) continue;
+            q.color = pv_scene_rgba(pv_pal_color(&C->pal, cv / 4, C->cbmin, C->cbmax));
+            q.color.a = a8;
+            pv_status st = fn(ud, &q);
+            if (st != PV_OK) return st;
+        }
+    }
+    return PV_OK;
+}
+
+typedef struct pm3d_draw {
+    pv_ctx *ctx;
+    const pv_view3d *view;
+    pv_raster *r;
+    uint64_t order_base;
+} pm3d_draw;
+
+/* Project a quad and add it; edges lying in one z-plane are hard. */
+static pv_status add_quad(void *ud, const pv_scene_quad *q)
+{
+    pm3d_draw *D = ud;
+    float x[8], y[8], d[8];
+    double wz[8];
+    unsigned hard = 0;
+    int nv = q->nv;
+    for (int k = 0; k < nv; k++) {
+        double sx, sy, dd;
+        pv_view_project(D->view, q->v[k][0], q->v[k][1], q->v[k][2], &sx, &sy, &dd);
+        x[k] = (float)sx, y[k] = (float)sy, d[k] = (float)dd;
+        wz[k] = q->v[k][2];
+        if (q->v[k][2] == q->v[(k + 1) % nv][2]) hard |= 1u << k;
+    }
+    return pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, wz, hard, q->color,
+                                 D->order_base | q->item);
+}
+
+pv_status pv_scene_draw_pm3d(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                             pv_raster *r)
+{
+    pm3d_draw D = {ctx, F->view, r, PV_SCENE_ORDER(e->number, 0)};
+    return pv_scene_pm3d_quads(F, e, add_quad, &D);
+}
