@@ -9,6 +9,7 @@
 #include "pvox/lang.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 
 #define PV_PI 3.14159265358979323846
 
@@ -96,6 +97,8 @@ typedef struct pv_instr {
 
 struct pv_code {
     pv_node *ast;
+    pv_ctx *ctx;            /* tracks ins, consts, names (set by pv_code_build) */
+    size_t cap_ins, cap_consts, cap_names;
     pv_instr *ins;
     int nins;
     pv_value *consts;
@@ -260,8 +263,6 @@ char *pv_gprintf_msg(const char *fmt, double x, const char **err);
 /* ---- misc ----------------------------------------------------------------------------- */
 char *pvl_strdup(const char *s);
 char *pvl_strndup(const char *s, size_t n);
-char *pvl_vasprintf(const char *fmt, va_list ap);
-char *pvl_asprintf(const char *fmt, ...) PV_PRINTF(1, 2);
 pv_status pv_code_error(pv_env *env, const pv_code *code, size_t off, const char *fmt, ...)
     PV_PRINTF(4, 5);
 
@@ -269,6 +270,14 @@ pv_status pv_code_error(pv_env *env, const pv_code *code, size_t off, const char
  * nparams values at vm->stack[pbase...]; slots are lane inputs for I_SLOT. */
 pv_status pv_vm_exec(pv_vm *vm, const pv_code *code, size_t pbase, int nparams,
                      const double *slots, pv_value *out);
-void pv_vm_fini(pv_vm *vm);
+/* Release a VM's value stack. Inline here so the environment (which owns one VM) and the
+ * vector scratch free their VMs without depending on the VM's file. */
+static inline void pv_vm_fini(pv_vm *vm)
+{
+    for (size_t i = 0; i < vm->sp; i++) pv_value_free(&vm->stack[i]);
+    free(vm->stack);
+    vm->stack = NULL;
+    vm->cap = vm->sp = 0;
+}
 
 #endif
