@@ -233,10 +233,16 @@ typedef enum pv_bflags {
     BF_ENV = 8              /* needs the environment (exists, value, ...) */
 } pv_bflags;
 
+/* Evaluates builtin `id` on args (nargs): result into *out, or r->err / r->undef set. One
+ * function may serve several builtins of a family (the id says which). */
+typedef void (*pv_builtin_impl)(pv_vm *vm, int id, pv_value *args, int nargs, pv_value *out,
+                                pv_opres *r);
+
 typedef struct pv_builtin_desc {
     const char *name;
     int nargs;              /* -1 variadic, -2: one or two */
     int flags;
+    pv_builtin_impl call;
 } pv_builtin_desc;
 
 int pv_builtin_lookup(const char *name);
