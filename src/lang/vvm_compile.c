@@ -259,22 +259,15 @@ static void fold(vctx *V, pv_node *n)
 
 typedef struct gen {
     pv_vcode *vc;
-    int cap_ins, cap_regs;
     bool oom;
 } gen;
 
 static int new_reg(gen *G, int kind, double cval, int slot)
 {
     pv_vcode *vc = G->vc;
-    if (vc->nregs == G->cap_regs) {
-        int nc = G->cap_regs ? 2 * G->cap_regs : 16;
-        vregdef *nr = realloc(vc->regs, (size_t)nc * sizeof *nr);
-        if (!nr) {
-            G->oom = true;
-            return 0;
-        }
-        vc->regs = nr;
-        G->cap_regs = nc;
+    if (!PV_GROW(vc->ctx, vc->regs, vc->cap_regs, (size_t)vc->nregs + 1)) {
+        G->oom = true;
+        return 0;
     }
     vc->regs[vc->nregs] = (vregdef){kind, cval, slot};
     if (kind == 0) vc->ntemps++;
@@ -284,15 +277,9 @@ static int new_reg(gen *G, int kind, double cval, int slot)
 static void add_ins(gen *G, vins I)
 {
     pv_vcode *vc = G->vc;
-    if (vc->nins == G->cap_ins) {
-        int nc = G->cap_ins ? 2 * G->cap_ins : 16;
-        vins *ni = realloc(vc->ins, (size_t)nc * sizeof *ni);
-        if (!ni) {
-            G->oom = true;
-            return;
-        }
-        vc->ins = ni;
-        G->cap_ins = nc;
+    if (!PV_GROW(vc->ctx, vc->ins, vc->cap_ins, (size_t)vc->nins + 1)) {
+        G->oom = true;
+        return;
     }
     vc->ins[vc->nins++] = I;
 }
@@ -463,6 +450,7 @@ pv_status pv_vcompile(pv_env *env, const pv_code *code, int nslots, const char *
         return pv_err(env->ctx, PV_ENOMEM, "out of memory");
     }
     vc->env = env;
+    vc->ctx = env->ctx;
     vc->nslots = nslots;
     vc->degrees = env->degrees;
     vc->code = pv_code_from_ast(env->ctx, ast, code->src, code->start, code->end);
@@ -470,7 +458,7 @@ pv_status pv_vcompile(pv_env *env, const pv_code *code, int nslots, const char *
         free(vc);
         return env->ctx->err_code ? env->ctx->err_code : PV_ENOMEM;
     }
-    gen G = {vc, 0, 0, false};
+    gen G = {vc, false};
     int t = vgen(&G, vc->code->ast, &vc->result);
     if (G.oom) {
         pv_vcode_destroy(vc);
@@ -490,8 +478,8 @@ void pv_vcode_destroy(pv_vcode *vc)
 {
     if (!vc) return;
     pv_code_destroy(vc->code);
-    free(vc->ins);
-    free(vc->regs);
+    pv_free(vc->ctx, vc->ins, vc->cap_ins * sizeof *vc->ins);
+    pv_free(vc->ctx, vc->regs, vc->cap_regs * sizeof *vc->regs);
     free(vc);
 }
 

@@ -58,12 +58,14 @@ typedef struct vregdef {
 
 struct pv_vcode {
     pv_env *env;        /* for the scalar VM of slow lanes */
+    pv_ctx *ctx;        /* ins and regs are its tracked memory (cap_ins, cap_regs) */
     pv_code *code;      /* inlined, folded bytecode (slow lanes) */
     int nslots;
     bool fast;
     bool degrees;       /* angle mode at compile time */
     vins *ins;
     int nins;
+    size_t cap_ins, cap_regs;
     vregdef *regs;
     int nregs, ntemps, result;
     double exp_zero_below; /* V_EXP: exp(x) is +0 for x <= this (NaN: not checked) */
