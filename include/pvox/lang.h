@@ -76,8 +76,6 @@ typedef struct pv_toklist {
     const pv_source *src;  /* borrowed; must outlive the list */
     pv_token *tok;         /* ntok tokens, the last one PV_TK_EOF */
     size_t ntok;
-    pv_ctx *ctx;           /* tok is tracked memory of ctx, cap tokens (set by pv_lex) */
-    size_t cap;
 } pv_toklist;
 
 /* Tokenise the whole source (comments dropped, `\` continuations joined, datablock bodies

@@ -1,7 +1,8 @@
 /*
  * Compiler: AST → stack bytecode for the scalar VM. Names are kept as strings and
  * resolved at run time (gnuplot calls by name, so a function may be defined after an
- * expression that uses it is compiled); internal builtins are resolved here.
+ * expression that uses it is compiled); internal builtins are resolved here. Also the code
+ * object around an AST (pv_code_from_ast) and the queries on it (span, columns, names).
  */
 #include "lang_int.h"
 
@@ -11,6 +12,7 @@
 typedef struct cbuild {
     pv_ctx *ctx;
     pv_code *code;
+    int cap_ins, cap_consts, cap_names;
     int depth;
     bool nomem;
 } cbuild;
@@ -18,9 +20,15 @@ typedef struct cbuild {
 static int emit(cbuild *B, int op, int32_t a, int32_t b, size_t off, int dstack)
 {
     pv_code *c = B->code;
-    if (!PV_GROW(B->ctx, c->ins, c->cap_ins, (size_t)c->nins + 1)) {
-        B->nomem = true;
-        return 0;
+    if (c->nins == B->cap_ins) {
+        int nc = B->cap_ins ? B->cap_ins * 2 : 32;
+        pv_instr *ni = realloc(c->ins, (size_t)nc * sizeof *ni);
+        if (!ni) {
+            B->nomem = true;
+            return 0;
+        }
+        c->ins = ni;
+        B->cap_ins = nc;
     }
     pv_instr *I = &c->ins[c->nins];
     I->op = (uint8_t)op;
@@ -35,9 +43,15 @@ static int emit(cbuild *B, int op, int32_t a, int32_t b, size_t off, int dstack)
 static int add_const(cbuild *B, const pv_value *v)
 {
     pv_code *c = B->code;
-    if (!PV_GROW(B->ctx, c->consts, c->cap_consts, (size_t)c->nconsts + 1)) {
-        B->nomem = true;
-        return 0;
+    if (c->nconsts == B->cap_consts) {
+        int nc = B->cap_consts ? B->cap_consts * 2 : 8;
+        pv_value *nv = realloc(c->consts, (size_t)nc * sizeof *nv);
+        if (!nv) {
+            B->nomem = true;
+            return 0;
+        }
+        c->consts = nv;
+        B->cap_consts = nc;
     }
     c->consts[c->nconsts] = pv_value_copy(v);
     if (v->type == PV_V_STR && c->consts[c->nconsts].type != PV_V_STR) B->nomem = true;
@@ -49,9 +63,15 @@ static int add_name(cbuild *B, const char *s)
     pv_code *c = B->code;
     for (int i = 0; i < c->nnames; i++)
         if (strcmp(c->names[i], s) == 0) return i;
-    if (!PV_GROW(B->ctx, c->names, c->cap_names, (size_t)c->nnames + 1)) {
-        B->nomem = true;
-        return 0;
+    if (c->nnames == B->cap_names) {
+        int nc = B->cap_names ? B->cap_names * 2 : 8;
+        char **nn = realloc(c->names, (size_t)nc * sizeof *nn);
+        if (!nn) {
+            B->nomem = true;
+            return 0;
+        }
+        c->names = nn;
+        B->cap_names = nc;
     }
     c->names[c->nnames] = pvl_strdup(s);
     if (!c->names[c->nnames]) B->nomem = true;
@@ -137,27 +157,18 @@ static void gen(cbuild *B, const pv_node *n)
     }
 }
 
-/* Free the bytecode arrays (tracked on code->ctx, which built them) and empty them. */
-static void code_arrays_free(pv_code *code)
+pv_status pv_code_build(pv_ctx *ctx, pv_code *code)
 {
-    pv_free(code->ctx, code->ins, code->cap_ins * sizeof *code->ins);
+    free(code->ins);
     for (int i = 0; i < code->nconsts; i++) pv_value_free(&code->consts[i]);
-    pv_free(code->ctx, code->consts, code->cap_consts * sizeof *code->consts);
+    free(code->consts);
     for (int i = 0; i < code->nnames; i++) free(code->names[i]);
-    pv_free(code->ctx, code->names, code->cap_names * sizeof *code->names);
+    free(code->names);
     code->ins = NULL;
     code->consts = NULL;
     code->names = NULL;
-    code->cap_ins = code->cap_consts = code->cap_names = 0;
-    code->nins = code->nconsts = code->nnames = 0;
-}
-
-pv_status pv_code_build(pv_ctx *ctx, pv_code *code)
-{
-    code_arrays_free(code);
-    code->ctx = ctx;
-    code->maxstack = 0;
-    cbuild B = {ctx, code, 0, false};
+    code->nins = code->nconsts = code->nnames = code->maxstack = 0;
+    cbuild B = {ctx, code, 0, 0, 0, 0, false};
     gen(&B, code->ast);
     emit(&B, I_SUBEXPR_END, 0, 0, code->end, 0);
     code->maxstack += 4;
@@ -169,7 +180,11 @@ void pv_code_destroy(pv_code *code)
 {
     if (!code) return;
     pv_node_free(code->ast);
-    code_arrays_free(code);
+    free(code->ins);
+    for (int i = 0; i < code->nconsts; i++) pv_value_free(&code->consts[i]);
+    free(code->consts);
+    for (int i = 0; i < code->nnames; i++) free(code->names[i]);
+    free(code->names);
     free(code);
 }
 

@@ -13,7 +13,7 @@
 
 #define PV_PI 3.14159265358979323846
 
-/* ---- AST ------------------------------------------------------------------------------ */
+/* ---- AST (ast.c) ---------------------------------------------------------------------- */
 
 typedef enum pv_nkind {
     N_CONST,    /* val */
@@ -97,8 +97,6 @@ typedef struct pv_instr {
 
 struct pv_code {
     pv_node *ast;
-    pv_ctx *ctx;            /* tracks ins, consts, names (set by pv_code_build) */
-    size_t cap_ins, cap_consts, cap_names;
     pv_instr *ins;
     int nins;
     pv_value *consts;
@@ -224,7 +222,7 @@ bool pv_str_to_num(const char *s, pv_value *out, const char **err);
  * (a negative base then gives a real result). */
 void pv_pow_real(double a, double b, bool b_int, double *re, double *im, bool *undef);
 
-/* ---- builtins (builtins.c) ------------------------------------------------------------ */
+/* ---- builtins (builtins.c, the table; families in builtins_*.c) ---------------------- */
 
 typedef enum pv_bflags {
     BF_PURE = 1,            /* no side effects, result depends on arguments only */

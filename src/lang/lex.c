@@ -31,7 +31,16 @@ typedef struct lexer {
 
 static pv_token *push(lexer *L, pv_tok_kind kind, size_t start, size_t end)
 {
-    if (!PV_GROW(L->ctx, L->tok, L->cap, L->ntok + 1)) return NULL;
+    if (L->ntok == L->cap) {
+        size_t nc = L->cap ? 2 * L->cap : 64;
+        pv_token *nt = realloc(L->tok, nc * sizeof *nt);
+        if (!nt) {
+            pv_err(L->ctx, PV_ENOMEM, "out of memory");
+            return NULL;
+        }
+        L->tok = nt;
+        L->cap = nc;
+    }
     pv_token *k = &L->tok[L->ntok++];
     memset(k, 0, sizeof *k);
     k->kind = kind;
@@ -341,8 +350,6 @@ pv_status pv_lex(pv_ctx *ctx, const pv_source *src, pv_toklist *out)
     out->src = src;
     out->tok = L.tok;
     out->ntok = L.ntok;
-    out->ctx = ctx;
-    out->cap = L.cap;
     if (st != PV_OK) pv_toklist_fini(out);
     return st;
 }
@@ -351,7 +358,7 @@ void pv_toklist_fini(pv_toklist *tl)
 {
     if (!tl) return;
     for (size_t i = 0; i < tl->ntok; i++) free(tl->tok[i].sval);
-    pv_free(tl->ctx, tl->tok, tl->cap * sizeof *tl->tok);
+    free(tl->tok);
     tl->tok = NULL;
-    tl->ntok = tl->cap = 0;
+    tl->ntok = 0;
 }

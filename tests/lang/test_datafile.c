@@ -3,7 +3,7 @@
  * with the gnuplot command named in the comment above it, run on the same data, in the form
  *     set table "t.txt"; plot <source and clauses> with table; unset table
  * (or, for '+'/'++' values at full precision, `s = s.sprintf("%.17g ", $1)` inside the
- * using spec, as in spec experiment E10). Rows are written here as "v1 v2 ...;" with %g;
+ * using spec, as in GP-8.1). Rows are written here as "v1 v2 ...;" with %g;
  * "|" marks a block end and "||" a data-set end (not printed by gnuplot's 2D table).
  * Every case runs twice, through the scalar path and the batch (vector) path, and both
  * must give the same text.
@@ -410,23 +410,23 @@ static void test_plus(void)
 
 static void test_plusplus(void)
 {
-    /* E10: set samples 4; set isosamples 3; splot '++' (u, v in [-5:5]); read order */
+    /* GP-8.1: set samples 4; set isosamples 3; splot '++' (u, v in [-5:5]); read order */
     pv_sampling s43 = {4, 4, 3, 3, -5.0, 5.0, -5.0, 5.0};
     pv_data_opts dxy = {NULL, NULL, NULL, false, {"x", "y"}};
     runopts ro = {NULL, &dxy, &s43, 0, true, false, false, false};
     CASE("'++' using 1:2", &ro,
          "-5 5;-1.66667 5;1.66667 5;5 5;|-5 0;-1.66667 0;1.66667 0;5 0;|"
          "-5 -5;-1.66667 -5;1.66667 -5;5 -5;");
-    /* E10: urange/vrange [0:1]; samples 4,5 isosamples 3,2 (v count = isosamples_2) */
+    /* GP-8.1: urange/vrange [0:1]; samples 4,5 isosamples 3,2 (v count = isosamples_2) */
     pv_sampling s32 = {4, 5, 3, 2, 0.0, 1.0, 0.0, 1.0};
     ro.samp = &s32;
     ro.marks = false;
     CASE("'++' using 1:2", &ro, "0 1;0.333333 1;0.666667 1;1 1;0 0;0.333333 0;0.666667 0;1 0;");
-    /* E10: with hidden3d the caller passes isosamples_1 (3) as the u count */
+    /* GP-8.1: with hidden3d the caller passes isosamples_1 (3) as the u count */
     pv_sampling sh = {3, 5, 3, 2, 0.0, 1.0, 0.0, 1.0};
     ro.samp = &sh;
     CASE("'++' using 1:2", &ro, "0 1;0.5 1;1 1;0 0;0.5 0;1 0;");
-    /* E10: splot sample [u=0:1:0.5][v=0:1:0.25] '++' */
+    /* GP-8.1: splot sample [u=0:1:0.5][v=0:1:0.25] '++' */
     CASE("sample [u=0:1:0.5][v=0:1:0.25] '++' using 1:2", &ro,
          "0 1;0.5 1;1 1;0 0.75;0.5 0.75;1 0.75;0 0.5;0.5 0.5;1 0.5;0 0.25;0.5 0.25;1 0.25;"
          "0 0;0.5 0;1 0;");

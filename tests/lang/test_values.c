@@ -149,7 +149,7 @@ static void test_more(pv_env *env)
     LT_EXPECT(env, "!\"1\"", "ERR: non-integer passed to boolean operator");
     LT_EXPECT(env, "\"1\" && 1", "ERR: non-integer passed to boolean operator");
     LT_EXPECT(env, "-\"a\"", "ERR: non-numeric string found where a numeric expression was expected");
-    /* article facts (spec §11) */
+    /* article facts (GP-11) */
     LT_EXPECT(env, "10**6, 10**-1, 2**0.5, 10^6", "1000000 0.1 1.4142135623731 12");
     LT_EXPECT(env, "1 ? 2 : 3 + 10", "2");
     LT_EXPECT(env, "'frame' . gprintf('%02g', 3) . '.png'", "frame03.png");
