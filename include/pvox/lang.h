@@ -256,6 +256,10 @@ void pv_code_destroy(pv_code *code);
 void pv_code_span(const pv_code *code, size_t *start, size_t *end);
 /* True if the expression reads a data column ($N, column(), stringcolumn(), valid()). */
 bool pv_code_uses_columns(const pv_code *code);
+/* True if the expression itself names the variable `name`: reads it, assigns it, or uses it
+ * as a sum index. User functions it calls are not looked into (they are bound by name at
+ * run time); function names, datablocks and arrays do not count. */
+bool pv_code_uses_name(const pv_code *code, const char *name);
 
 /* Evaluate. Runtime errors (undefined variable, type mismatch, `column()` outside a data
  * context ...) are located at the offending token (inside a user function: at its call).

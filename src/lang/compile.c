@@ -1,7 +1,8 @@
 /*
  * Compiler: AST → stack bytecode for the scalar VM. Names are kept as strings and
  * resolved at run time (gnuplot calls by name, so a function may be defined after an
- * expression that uses it is compiled); internal builtins are resolved here.
+ * expression that uses it is compiled); internal builtins are resolved here. Also the code
+ * object around an AST (pv_code_from_ast) and the queries on it (span, columns, names).
  */
 #include "lang_int.h"
 
@@ -13,7 +14,7 @@ typedef struct cbuild {
     pv_code *code;
     int cap_ins, cap_consts, cap_names;
     int depth;
-    bool oom;
+    bool nomem;
 } cbuild;
 
 static int emit(cbuild *B, int op, int32_t a, int32_t b, size_t off, int dstack)
@@ -23,7 +24,7 @@ static int emit(cbuild *B, int op, int32_t a, int32_t b, size_t off, int dstack)
         int nc = B->cap_ins ? B->cap_ins * 2 : 32;
         pv_instr *ni = realloc(c->ins, (size_t)nc * sizeof *ni);
         if (!ni) {
-            B->oom = true;
+            B->nomem = true;
             return 0;
         }
         c->ins = ni;
@@ -46,14 +47,14 @@ static int add_const(cbuild *B, const pv_value *v)
         int nc = B->cap_consts ? B->cap_consts * 2 : 8;
         pv_value *nv = realloc(c->consts, (size_t)nc * sizeof *nv);
         if (!nv) {
-            B->oom = true;
+            B->nomem = true;
             return 0;
         }
         c->consts = nv;
         B->cap_consts = nc;
     }
     c->consts[c->nconsts] = pv_value_copy(v);
-    if (v->type == PV_V_STR && c->consts[c->nconsts].type != PV_V_STR) B->oom = true;
+    if (v->type == PV_V_STR && c->consts[c->nconsts].type != PV_V_STR) B->nomem = true;
     return c->nconsts++;
 }
 
@@ -66,20 +67,20 @@ static int add_name(cbuild *B, const char *s)
         int nc = B->cap_names ? B->cap_names * 2 : 8;
         char **nn = realloc(c->names, (size_t)nc * sizeof *nn);
         if (!nn) {
-            B->oom = true;
+            B->nomem = true;
             return 0;
         }
         c->names = nn;
         B->cap_names = nc;
     }
     c->names[c->nnames] = pvl_strdup(s);
-    if (!c->names[c->nnames]) B->oom = true;
+    if (!c->names[c->nnames]) B->nomem = true;
     return c->nnames++;
 }
 
 static void gen(cbuild *B, const pv_node *n)
 {
-    if (B->oom) return;
+    if (B->nomem) return;
     int j1, j2;
     switch (n->kind) {
     case N_CONST: emit(B, I_CONST, add_const(B, &n->val), 0, n->off, 1); break;
@@ -109,16 +110,16 @@ static void gen(cbuild *B, const pv_node *n)
         j1 = emit(B, n->kind == N_AND ? I_ANDTEST : I_ORTEST, 0, 0, n->off, -1);
         gen(B, n->kid[1]);
         emit(B, I_BOOL, 0, 0, n->off, 0);
-        if (!B->oom) B->code->ins[j1].a = B->code->nins;
+        if (!B->nomem) B->code->ins[j1].a = B->code->nins;
         break;
     case N_TERN:
         gen(B, n->kid[0]);
         j1 = emit(B, I_JZ, 0, 0, n->off, -1);
         gen(B, n->kid[1]);
         j2 = emit(B, I_JMP, 0, 0, n->off, -1);
-        if (!B->oom) B->code->ins[j1].a = B->code->nins;
+        if (!B->nomem) B->code->ins[j1].a = B->code->nins;
         gen(B, n->kid[2]);
-        if (!B->oom) B->code->ins[j2].a = B->code->nins;
+        if (!B->nomem) B->code->ins[j2].a = B->code->nins;
         break;
     case N_CALL:
         for (int i = 0; i < n->nkids; i++) gen(B, n->kid[i]);
@@ -144,7 +145,7 @@ static void gen(cbuild *B, const pv_node *n)
         int body = B->code->nins;
         gen(B, n->kid[2]);
         emit(B, I_SUMSTEP, body, add_name(B, n->name), n->off, -4);
-        if (!B->oom) B->code->ins[j1].b = B->code->nins;
+        if (!B->nomem) B->code->ins[j1].b = B->code->nins;
         break;
     }
     case N_SUBSTR:
@@ -171,7 +172,7 @@ pv_status pv_code_build(pv_ctx *ctx, pv_code *code)
     gen(&B, code->ast);
     emit(&B, I_SUBEXPR_END, 0, 0, code->end, 0);
     code->maxstack += 4;
-    if (B.oom) return pv_err(ctx, PV_ENOMEM, "out of memory");
+    if (B.nomem) return pv_err(ctx, PV_ENOMEM, "out of memory");
     return PV_OK;
 }
 
@@ -185,4 +186,48 @@ void pv_code_destroy(pv_code *code)
     for (int i = 0; i < code->nnames; i++) free(code->names[i]);
     free(code->names);
     free(code);
+}
+
+pv_code *pv_code_from_ast(pv_ctx *ctx, pv_node *ast, const pv_source *src, size_t start,
+                          size_t end)
+{
+    pv_code *code = calloc(1, sizeof *code);
+    if (!code) {
+        pv_node_free(ast);
+        pv_err(ctx, PV_ENOMEM, "out of memory");
+        return NULL;
+    }
+    code->ast = ast;
+    code->src = src;
+    code->start = start;
+    code->end = end;
+    if (pv_code_build(ctx, code) != PV_OK) {
+        pv_code_destroy(code);
+        return NULL;
+    }
+    return code;
+}
+
+void pv_code_span(const pv_code *code, size_t *start, size_t *end)
+{
+    if (start) *start = code->start;
+    if (end) *end = code->end;
+}
+
+bool pv_code_uses_columns(const pv_code *code) { return code->uses_columns; }
+
+static bool node_uses_name(const pv_node *n, const char *name)
+{
+    if (!n) return false;
+    if ((n->kind == N_VAR || n->kind == N_ASSIGN || n->kind == N_SUM) && n->name &&
+        strcmp(n->name, name) == 0)
+        return true;
+    for (int i = 0; i < n->nkids; i++)
+        if (node_uses_name(n->kid[i], name)) return true;
+    return false;
+}
+
+bool pv_code_uses_name(const pv_code *code, const char *name)
+{
+    return code && name && node_uses_name(code->ast, name);
 }

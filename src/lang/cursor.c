@@ -87,7 +87,7 @@ pv_status pv_cur_error(pv_cursor *c, pv_status code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = pvl_vasprintf(fmt, ap);
+    char *msg = pv_vasprintf(fmt, ap);
     va_end(ap);
     pv_source_error(c->ctx, code, c->tl->src, pv_cur_offset(c), "%s", msg ? msg : "out of memory");
     free(msg);
@@ -98,7 +98,7 @@ void pv_cur_warn(pv_cursor *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = pvl_vasprintf(fmt, ap);
+    char *msg = pv_vasprintf(fmt, ap);
     va_end(ap);
     pv_source_warn(c->ctx, c->tl->src, pv_cur_offset(c), "%s", msg ? msg : "out of memory");
     free(msg);

@@ -33,13 +33,15 @@ enum { ROW_KEEP, ROW_SKIP };
 
 /* One tokenised row: owned buffers, reused from line to line. */
 typedef struct rowbuf {
+    pv_ctx *ctx;      /* the arrays are its tracked memory */
     char *line;       /* working copy of the line (fields are NUL-cut inside it) */
     size_t cap;
-    int ncols, capc;
-    double *val;
+    int ncols;
+    double *val;      /* val..st: one entry per column, capacities capv..capst */
     char **str;
     bool *valid;
     unsigned char *st; /* COL_* per column */
+    size_t capv, caps, capok, capst;
 } rowbuf;
 
 /* Batch buffer: rows waiting for vector evaluation, with the events between them. */
@@ -95,29 +97,19 @@ typedef struct iter {
 
 static bool grow_cols(rowbuf *rb, int need)
 {
-    if (need <= rb->capc) return true;
-    int nc = rb->capc ? 2 * rb->capc : 32;
-    while (nc < need) nc *= 2;
-    double *v = realloc(rb->val, (size_t)nc * sizeof *v);
-    if (v) rb->val = v;
-    char **s = realloc(rb->str, (size_t)nc * sizeof *s);
-    if (s) rb->str = s;
-    bool *ok = realloc(rb->valid, (size_t)nc * sizeof *ok);
-    if (ok) rb->valid = ok;
-    unsigned char *st = realloc(rb->st, (size_t)nc);
-    if (st) rb->st = st;
-    if (!v || !s || !ok || !st) return false;
-    rb->capc = nc;
-    return true;
+    size_t n = (size_t)need;
+    if (n <= rb->capv && n <= rb->caps && n <= rb->capok && n <= rb->capst) return true;
+    return PV_GROW(rb->ctx, rb->val, rb->capv, n) && PV_GROW(rb->ctx, rb->str, rb->caps, n) &&
+           PV_GROW(rb->ctx, rb->valid, rb->capok, n) && PV_GROW(rb->ctx, rb->st, rb->capst, n);
 }
 
 static void rowbuf_fini(rowbuf *rb)
 {
-    free(rb->line);
-    free(rb->val);
-    free(rb->str);
-    free(rb->valid);
-    free(rb->st);
+    pv_free(rb->ctx, rb->line, rb->cap);
+    pv_free(rb->ctx, rb->val, rb->capv * sizeof *rb->val);
+    pv_free(rb->ctx, rb->str, rb->caps * sizeof *rb->str);
+    pv_free(rb->ctx, rb->valid, rb->capok * sizeof *rb->valid);
+    pv_free(rb->ctx, rb->st, rb->capst * sizeof *rb->st);
 }
 
 static bool is_sep(const pv_data_opts *o, char ch)
@@ -226,12 +218,7 @@ static bool split_sep(rowbuf *rb, const pv_data_opts *o)
 
 static bool tokenise(rowbuf *rb, const pv_data_opts *o, const char *line, size_t n)
 {
-    if (n + 1 > rb->cap) {
-        char *p = realloc(rb->line, n + 1);
-        if (!p) return false;
-        rb->line = p;
-        rb->cap = n + 1;
-    }
+    if (n + 1 > rb->cap && !PV_GROW(rb->ctx, rb->line, rb->cap, n + 1)) return false;
     memcpy(rb->line, line, n);
     rb->line[n] = '\0';
     rb->ncols = 0;
@@ -805,6 +792,7 @@ pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_
     if (!it) return pv_err(ctx, PV_ENOMEM, "out of memory");
     it->env = env;
     it->ctx = ctx;
+    it->rb.ctx = ctx;
     it->ds = ds;
     it->opts = opts ? opts : &defaults;
     it->comments = it->opts->commentschars ? it->opts->commentschars : "#";

@@ -102,7 +102,7 @@ static void add_fmt(sbuf *b, const char *spec, char conv, const char *lenmod, ..
     snprintf(f, sizeof f, "%s%s%c", spec, lenmod, conv);
     va_list ap;
     va_start(ap, lenmod);
-    char *s = pvl_vasprintf(f, ap);
+    char *s = pv_vasprintf(f, ap);
     va_end(ap);
     if (!s) {
         b->oom = true;

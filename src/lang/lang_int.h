@@ -9,10 +9,11 @@
 #include "pvox/lang.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 
 #define PV_PI 3.14159265358979323846
 
-/* ---- AST ------------------------------------------------------------------------------ */
+/* ---- AST (ast.c) ---------------------------------------------------------------------- */
 
 typedef enum pv_nkind {
     N_CONST,    /* val */
@@ -221,7 +222,7 @@ bool pv_str_to_num(const char *s, pv_value *out, const char **err);
  * (a negative base then gives a real result). */
 void pv_pow_real(double a, double b, bool b_int, double *re, double *im, bool *undef);
 
-/* ---- builtins (builtins.c) ------------------------------------------------------------ */
+/* ---- builtins (builtins.c, the table; families in builtins_*.c) ---------------------- */
 
 typedef enum pv_bflags {
     BF_PURE = 1,            /* no side effects, result depends on arguments only */
@@ -230,10 +231,16 @@ typedef enum pv_bflags {
     BF_ENV = 8              /* needs the environment (exists, value, ...) */
 } pv_bflags;
 
+/* Evaluates builtin `id` on args (nargs): result into *out, or r->err / r->undef set. One
+ * function may serve several builtins of a family (the id says which). */
+typedef void (*pv_builtin_impl)(pv_vm *vm, int id, pv_value *args, int nargs, pv_value *out,
+                                pv_opres *r);
+
 typedef struct pv_builtin_desc {
     const char *name;
     int nargs;              /* -1 variadic, -2: one or two */
     int flags;
+    pv_builtin_impl call;
 } pv_builtin_desc;
 
 int pv_builtin_lookup(const char *name);
@@ -260,8 +267,6 @@ char *pv_gprintf_msg(const char *fmt, double x, const char **err);
 /* ---- misc ----------------------------------------------------------------------------- */
 char *pvl_strdup(const char *s);
 char *pvl_strndup(const char *s, size_t n);
-char *pvl_vasprintf(const char *fmt, va_list ap);
-char *pvl_asprintf(const char *fmt, ...) PV_PRINTF(1, 2);
 pv_status pv_code_error(pv_env *env, const pv_code *code, size_t off, const char *fmt, ...)
     PV_PRINTF(4, 5);
 
@@ -269,6 +274,14 @@ pv_status pv_code_error(pv_env *env, const pv_code *code, size_t off, const char
  * nparams values at vm->stack[pbase...]; slots are lane inputs for I_SLOT. */
 pv_status pv_vm_exec(pv_vm *vm, const pv_code *code, size_t pbase, int nparams,
                      const double *slots, pv_value *out);
-void pv_vm_fini(pv_vm *vm);
+/* Release a VM's value stack. Inline here so the environment (which owns one VM) and the
+ * vector scratch free their VMs without depending on the VM's file. */
+static inline void pv_vm_fini(pv_vm *vm)
+{
+    for (size_t i = 0; i < vm->sp; i++) pv_value_free(&vm->stack[i]);
+    free(vm->stack);
+    vm->stack = NULL;
+    vm->cap = vm->sp = 0;
+}
 
 #endif

@@ -17,55 +17,6 @@ typedef struct parser {
     int depth;
 } parser;
 
-pv_node *pv_node_new(pv_nkind kind, size_t off)
-{
-    pv_node *n = calloc(1, sizeof *n);
-    if (n) {
-        n->kind = kind;
-        n->off = off;
-    }
-    return n;
-}
-
-void pv_node_free(pv_node *n)
-{
-    if (!n) return;
-    for (int i = 0; i < n->nkids; i++) pv_node_free(n->kid[i]);
-    free(n->kid);
-    pv_value_free(&n->val);
-    free(n->name);
-    free(n);
-}
-
-pv_status pv_node_addkid(pv_node *n, pv_node *k)
-{
-    pv_node **nk = realloc(n->kid, (size_t)(n->nkids + 1) * sizeof *nk);
-    if (!nk) return PV_ENOMEM;
-    n->kid = nk;
-    n->kid[n->nkids++] = k;
-    return PV_OK;
-}
-
-pv_node *pv_node_clone(const pv_node *n)
-{
-    if (!n) return NULL;
-    pv_node *c = pv_node_new(n->kind, n->off);
-    if (!c) return NULL;
-    c->op = n->op;
-    c->ival = n->ival;
-    c->val = pv_value_copy(&n->val);
-    if (n->name) c->name = pvl_strdup(n->name);
-    for (int i = 0; i < n->nkids; i++) {
-        pv_node *k = n->kid[i] ? pv_node_clone(n->kid[i]) : NULL;
-        if ((n->kid[i] && !k) || pv_node_addkid(c, k) != PV_OK) {
-            pv_node_free(k);
-            pv_node_free(c);
-            return NULL;
-        }
-    }
-    return c;
-}
-
 static pv_node *parse_expr(parser *P);
 static pv_node *parse_ternary(parser *P);
 static pv_node *parse_unary(parser *P);
@@ -553,26 +504,6 @@ static pv_node *parse_expr(parser *P)
     return parse_ternary(P);
 }
 
-pv_code *pv_code_from_ast(pv_ctx *ctx, pv_node *ast, const pv_source *src, size_t start,
-                          size_t end)
-{
-    pv_code *code = calloc(1, sizeof *code);
-    if (!code) {
-        pv_node_free(ast);
-        pv_err(ctx, PV_ENOMEM, "out of memory");
-        return NULL;
-    }
-    code->ast = ast;
-    code->src = src;
-    code->start = start;
-    code->end = end;
-    if (pv_code_build(ctx, code) != PV_OK) {
-        pv_code_destroy(code);
-        return NULL;
-    }
-    return code;
-}
-
 pv_status pv_parse_expr(pv_cursor *c, pv_code **out)
 {
     *out = NULL;
@@ -587,11 +518,3 @@ pv_status pv_parse_expr(pv_cursor *c, pv_code **out)
     *out = code;
     return PV_OK;
 }
-
-void pv_code_span(const pv_code *code, size_t *start, size_t *end)
-{
-    if (start) *start = code->start;
-    if (end) *end = code->end;
-}
-
-bool pv_code_uses_columns(const pv_code *code) { return code->uses_columns; }

@@ -18,27 +18,6 @@ char *pvl_strndup(const char *s, size_t n)
 
 char *pvl_strdup(const char *s) { return pvl_strndup(s, strlen(s)); }
 
-char *pvl_vasprintf(const char *fmt, va_list ap)
-{
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n < 0) return NULL;
-    char *p = malloc((size_t)n + 1);
-    if (p) vsnprintf(p, (size_t)n + 1, fmt, ap);
-    return p;
-}
-
-char *pvl_asprintf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *p = pvl_vasprintf(fmt, ap);
-    va_end(ap);
-    return p;
-}
-
 pv_source *pv_source_create(pv_ctx *ctx, const char *name, const char *text, size_t len,
                             int first_line)
 {
@@ -90,7 +69,7 @@ pv_status pv_source_error(pv_ctx *ctx, pv_status code, const pv_source *src, siz
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = pvl_vasprintf(fmt, ap);
+    char *msg = pv_vasprintf(fmt, ap);
     va_end(ap);
     if (src)
         pv_diag_at(ctx, code, src->name, src->text, src->len, src->first_line, off, "%s",
@@ -105,7 +84,7 @@ void pv_source_warn(pv_ctx *ctx, const pv_source *src, size_t off, const char *f
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = pvl_vasprintf(fmt, ap);
+    char *msg = pv_vasprintf(fmt, ap);
     va_end(ap);
     if (src)
         pv_warn_at(ctx, src->name, src->text, src->len, src->first_line, off, "%s",

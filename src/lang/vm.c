@@ -14,14 +14,6 @@
 
 #define MAX_DEPTH 250
 
-void pv_vm_fini(pv_vm *vm)
-{
-    for (size_t i = 0; i < vm->sp; i++) pv_value_free(&vm->stack[i]);
-    free(vm->stack);
-    vm->stack = NULL;
-    vm->cap = vm->sp = 0;
-}
-
 static pv_status vm_error(pv_vm *vm, const pv_code *code, size_t off, const char *fmt, ...)
     PV_PRINTF(4, 5);
 
@@ -34,7 +26,7 @@ static pv_status vm_error(pv_vm *vm, const pv_code *code, size_t off, const char
     }
     va_list ap;
     va_start(ap, fmt);
-    char *msg = pvl_vasprintf(fmt, ap);
+    char *msg = pv_vasprintf(fmt, ap);
     va_end(ap);
     pv_ctx *ctx = vm->env->ctx;
     pv_source_error(ctx, PV_ESCRIPT, code ? code->src : NULL, off, "%s",
@@ -47,7 +39,7 @@ pv_status pv_code_error(pv_env *env, const pv_code *code, size_t off, const char
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = pvl_vasprintf(fmt, ap);
+    char *msg = pv_vasprintf(fmt, ap);
     va_end(ap);
     pv_source_error(env->ctx, PV_ESCRIPT, code->src, off, "%s", msg ? msg : "out of memory");
     free(msg);
