@@ -73,7 +73,7 @@ pv_status pv_cmd_reset(pv_interp *I, pv_cursor *c, bool exec)
     return st;
 }
 
-/* pause: batch mode never waits (decision 10); the optional message is printed. */
+/* pause: batch mode never waits (DEC-10); the optional message is printed. */
 pv_status pv_cmd_pause(pv_interp *I, pv_cursor *c, bool exec)
 {
     pv_cur_next(c);

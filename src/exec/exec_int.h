@@ -67,7 +67,7 @@ struct pv_interp {
     bool grid_resized;       /* `set vgrid` resized a grid in this statement (ckpt.c saves) */
     struct pv_gridset *grids;/* voxel grids (gridset.c) */
     pv_source **texts;       /* sources of pv_exec_compile_text, kept for diagnostics */
-    size_t ntexts, captexts; /* captexts: slots of texts (tracked memory) */
+    size_t ntexts;
 };
 
 /* Maximum nesting of load/call/eval/macro sources. */

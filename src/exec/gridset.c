@@ -13,7 +13,8 @@
 
 struct pv_gridset {
     pv_grid **grid;        /* in creation order */
-    size_t ngrid, capgrid; /* capgrid: slots of grid (tracked memory) */
+    size_t ngrid;          /* untracked (malloc): it lives as long as the interpreter, and
+                            * tracked memory would count against the grids' memory check */
     int active;            /* index into grid[], -1: none */
     bool pending[3];       /* `set vxrange` before any grid (DEC-2) */
     double pend_lo[3], pend_hi[3];
@@ -23,7 +24,8 @@ struct pv_gridset {
     int batch;             /* 0 off, 1 recording calls, 2 replaying answers */
     pv_grid *batch_grid;   /* the grid every recorded call read (NULL: none yet) */
     bool batch_mixed;      /* calls read different grids: no batching */
-    double *bx, *by, *bz;  /* recorded points (tracked memory: bcap[k] slots each) */
+    double *bx, *by, *bz;  /* recorded points (tracked memory: bcap[k] slots each; freed
+                            * when the batch ends, so no grid's memory check sees them) */
     double *bv;            /* their values (malloc'd, bn) */
     size_t bn, bcap[3], bnext;
 };
@@ -85,11 +87,21 @@ pv_status pv_gridset_batch_fetch(pv_interp *I, bool *batched)
     return st;
 }
 
+static void free_batch(pv_interp *I, pv_gridset *gs)
+{
+    pv_free(I->ctx, gs->bx, gs->bcap[0] * sizeof *gs->bx);
+    pv_free(I->ctx, gs->by, gs->bcap[1] * sizeof *gs->by);
+    pv_free(I->ctx, gs->bz, gs->bcap[2] * sizeof *gs->bz);
+    gs->bx = gs->by = gs->bz = NULL;
+    gs->bcap[0] = gs->bcap[1] = gs->bcap[2] = 0;
+}
+
 void pv_gridset_batch_end(pv_interp *I)
 {
     pv_gridset *gs = gs_of(I);
     gs->batch = 0;
     gs->bn = gs->bnext = 0;
+    free_batch(I, gs);
 }
 
 size_t pv_gridset_count(pv_interp *I) { return gs_of(I)->ngrid; }
@@ -104,10 +116,12 @@ pv_status pv_gridset_adopt(pv_interp *I, pv_grid *g, bool make_active)
         pv_grid_destroy(I->ctx, gs->grid[k]);
         gs->grid[k] = g;
     } else {
-        if (!PV_GROW(I->ctx, gs->grid, gs->capgrid, gs->ngrid + 1)) {
+        pv_grid **ng = realloc(gs->grid, (gs->ngrid + 1) * sizeof *ng);
+        if (!ng) {
             pv_grid_destroy(I->ctx, g);
-            return I->ctx->err_code;
+            return pv_err(I->ctx, PV_ENOMEM, "out of memory");
         }
+        gs->grid = ng;
         k = (int)gs->ngrid++;
         gs->grid[k] = g;
     }
@@ -231,19 +245,16 @@ pv_gridset *pv_gridset_create(pv_interp *I)
 
 static void drop_all(pv_interp *I, pv_gridset *gs)
 {
-    pv_free(I->ctx, gs->bx, gs->bcap[0] * sizeof *gs->bx);
-    pv_free(I->ctx, gs->by, gs->bcap[1] * sizeof *gs->by);
-    pv_free(I->ctx, gs->bz, gs->bcap[2] * sizeof *gs->bz);
+    free_batch(I, gs);
     free(gs->bv);
-    gs->bx = gs->by = gs->bz = gs->bv = NULL;
+    gs->bv = NULL;
     gs->bn = gs->bnext = 0;
-    gs->bcap[0] = gs->bcap[1] = gs->bcap[2] = 0;
     gs->batch = 0;
     for (size_t k = 0; k < gs->ngrid; k++)
         pv_grid_destroy(I->ctx, gs->grid[k]);
-    pv_free(I->ctx, gs->grid, gs->capgrid * sizeof *gs->grid);
+    free(gs->grid);
     gs->grid = NULL;
-    gs->ngrid = gs->capgrid = 0;
+    gs->ngrid = 0;
     gs->active = -1;
     for (int a = 0; a < 3; a++)
         gs->pending[a] = false;

@@ -376,7 +376,7 @@ void pv_interp_destroy(pv_interp *I)
     pv_out_close(I, &I->print_out);
     pv_out_close(I, &I->table_out);
     for (size_t i = 0; i < I->ntexts; i++) pv_source_destroy(I->texts[i]);
-    pv_free(I->ctx, I->texts, I->captexts * sizeof *I->texts);
+    free(I->texts);
     if (I->grids) pv_gridset_destroy(I, I->grids);
     free(I->script_name);
     free(I->last_splot);

@@ -286,7 +286,14 @@ void pv_exec_sampling(pv_interp *I, const pv_data_spec *ds, pv_sampling *out)
 
 pv_code *pv_exec_compile_text(pv_interp *I, const char *text)
 {
-    if (!PV_GROW(I->ctx, I->texts, I->captexts, I->ntexts + 1)) return NULL;
+    /* untracked (malloc): the sources live as long as the interpreter, and tracked memory
+     * would count against the grids' memory check */
+    pv_source **nt = realloc(I->texts, (I->ntexts + 1) * sizeof *nt);
+    if (!nt) {
+        pv_err(I->ctx, PV_ENOMEM, "out of memory");
+        return NULL;
+    }
+    I->texts = nt;
     pv_source *src = pv_source_create(I->ctx, "(internal)", text, strlen(text), 1);
     if (!src) return NULL;
     I->texts[I->ntexts++] = src;
