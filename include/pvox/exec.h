@@ -13,8 +13,8 @@
 
 typedef struct pv_interp pv_interp;
 
-/* Create an interpreter with gnuplot's fresh-start state and pvox's batch defaults.
- * `script_name` names the default output files (decision 10). Collective. */
+/* Create an interpreter with gnuplot's fresh-start state and pvox's batch defaults
+ * (DEC-10). Collective. */
 pv_interp *pv_interp_create(pv_ctx *ctx);
 void pv_interp_destroy(pv_interp *I);
 

@@ -3,8 +3,8 @@
  */
 #include "ckpt.h"
 
-#include "gridcmd.h"
-#include "iocmd.h"
+#include "gridio.h"
+#include "gridset.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -67,25 +67,36 @@ static pv_status maybe_save(pv_interp *I)
     return go ? save_now(I) : PV_OK;
 }
 
-bool pv_ckpt_skip_change(pv_interp *I)
+pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run)
 {
-    if (I->ck.seq < I->ck.replay_until) {
-        I->ck.seq++;
-        return true;
+    if (ck == PV_CK_NONE)
+        return run(I, c, true);
+    if (ck == PV_CK_PLOT) {
+        pv_status st = maybe_save(I);
+        return st == PV_OK ? run(I, c, true) : st;
     }
-    return false;
-}
-
-pv_status pv_ckpt_changed(pv_interp *I, bool save)
-{
+    if (I->ck.seq < I->ck.replay_until) {
+        /* replaying: the grids from the checkpoint already hold this change */
+        I->ck.seq++;
+        I->replaying = true;
+        pv_status st = run(I, c, false);
+        I->replaying = false;
+        return st;
+    }
+    I->grid_resized = false;
+    pv_status st = run(I, c, true);
+    if (st != PV_OK)
+        return st;
     I->ck.seq++;
     I->ck.dirty = true;
+    bool save = ck == PV_CK_CHANGE_SAVE || (ck == PV_CK_VGRID && I->grid_resized);
     return save ? maybe_save(I) : PV_OK;
 }
 
 pv_status pv_ckpt_before_plot(pv_interp *I)
 {
-    return maybe_save(I);
+    (void)I;
+    return PV_OK;
 }
 
 bool pv_ckpt_skip_plot(pv_interp *I, const char *path)

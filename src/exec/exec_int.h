@@ -1,6 +1,8 @@
 /*
- * exec private: the interpreter state and the pieces shared by interp.c (statements,
- * blocks, control flow), cmd.c (simple commands) and plot.c (plot/splot/replot, tables).
+ * exec private: the interpreter state and the pieces the exec files share. The calls run
+ * one way: interp.c (statements, blocks, control flow) -> cmd.c (the command table) ->
+ * the command files (cmd_*.c, gridcmd.c, gridfill.c, iocmd.c, plot.c) -> the leaves
+ * (util.c, gridset.c, gridio.c). ckpt.c is told of each statement by interp.c.
  *
  * Every command handler is one function `(pv_interp *, pv_cursor *, bool exec)`: with
  * exec = false it only parses (the whole-script check: expressions are compiled and freed,
@@ -48,7 +50,7 @@ struct pv_interp {
     int call_depth;          /* nested `call`s being run */
     int file_depth;          /* nested `load`/`call` files being run */
     long plots_skipped;      /* plot commands not rendered since the last notice */
-    char *script_name;       /* the first script run (default frame names, decision 10) */
+    char *script_name;       /* the first script run (default frame names, DEC-10) */
     long default_frames;     /* frames written under default names so far */
     char *last_splot;        /* text after `splot` of the last splot run (for replot) */
     struct pv_ckpt {         /* --checkpoint / --resume (ckpt.c) */
@@ -60,7 +62,10 @@ struct pv_interp {
         double last_save;    /* MPI_Wtime of the last save (rank 0's clock) */
         char hash[17];       /* FNV-1a 64 of the job script, hex */
     } ck;
-    struct pv_gridset *grids;/* voxel grids (gridcmd.c) */
+    bool replaying;          /* a resumed run replays a grid change: it is parsed, not run
+                              * (exec = false), and `set vgrid` only re-activates its grid */
+    bool grid_resized;       /* `set vgrid` resized a grid in this statement (ckpt.c saves) */
+    struct pv_gridset *grids;/* voxel grids (gridset.c) */
     pv_source **texts;       /* sources of pv_exec_compile_text, kept for diagnostics */
     size_t ntexts;
 };
@@ -68,11 +73,16 @@ struct pv_interp {
 /* Maximum nesting of load/call/eval/macro sources. */
 #define PV_MAX_SOURCE_DEPTH 64
 
+typedef pv_status (*pv_cmd_fn)(pv_interp *I, pv_cursor *c, bool exec);
+
 /* ---- interp.c ------------------------------------------------------------------------ */
 
 /* Lex, check and run a source (takes ownership of `src`). Used for scripts, load, call,
- * eval and macro-expanded statements. */
+ * eval, replot and macro-expanded statements. */
 pv_status pv_exec_source(pv_interp *I, pv_source *src);
+
+/* ---- util.c (a leaf: calls no other exec file) --------------------------------------- */
+
 /* Parse `for [var = a:b{:c}]` or `for [var in "words"]` at the cursor (just after `for`)
  * and, for each iteration, bind the variable and call fn(ud, c, exec). The cursor is left
  * after the body as parsed by the last call; the variable's previous value is restored. */
@@ -82,22 +92,47 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
 /* The fixed range of plot axis 0/1/2 (x/y/z): false if either end is autoscaled. */
 bool pv_exec_axis_fixed_range(pv_interp *I, int axis, double *lo, double *hi);
 /* Sampling for '+' / '++' from the settings (samples, isosamples, hidden3d, u/v ranges,
- * pvox decision 4: u/v follow fixed x/y ranges unless set urange/vrange was given). */
+ * DEC-4: u/v follow fixed x/y ranges unless set urange/vrange was given). */
 void pv_exec_sampling(pv_interp *I, const pv_data_spec *ds, pv_sampling *out);
 /* Compile an expression given as text (e.g. "$4"). NULL with an error recorded on failure.
  * The caller destroys the code; the text's source lives as long as the interpreter. */
 pv_code *pv_exec_compile_text(pv_interp *I, const char *text);
 
-/* ---- cmd.c --------------------------------------------------------------------------- */
+/* Skip to the end of the statement. */
+void pv_exec_skip_rest(pv_cursor *c);
+/* Error unless the cursor is at the end of the statement (gnuplot's wording). */
+pv_status pv_exec_expect_end(pv_cursor *c);
+/* Parse one expression; in exec mode evaluate it into *out (which the caller frees). */
+pv_status pv_exec_expr(pv_interp *I, pv_cursor *c, bool exec, pv_value *out);
+/* A string expression: evaluated (exec) into *out (malloc'd); check mode only parses. */
+pv_status pv_exec_string_expr(pv_interp *I, pv_cursor *c, bool exec, char **out);
+/* True if the token `ahead` of the cursor is the operator `op`. */
+bool pv_exec_op_at(const pv_cursor *c, size_t ahead, const char *op);
+/* Locate the recorded, not yet located error (a lower layer's: no source position) at
+ * byte `off` of the statement's source (core's pv_err_locate). Returns ctx->err_code. */
+pv_status pv_exec_locate(pv_interp *I, const pv_cursor *c, size_t off);
+/* Read a file (collective) for a command; a failure is reported at byte `off` of the
+ * command's source (the file name) instead of unlocated. */
+pv_status pv_exec_read_file(pv_interp *I, pv_cursor *c, size_t off, const char *path,
+                            char **data, size_t *len);
 
-typedef pv_status (*pv_cmd_fn)(pv_interp *I, pv_cursor *c, bool exec);
-typedef struct pv_cmd {
-    const char *pattern;  /* gnuplot abbreviation pattern, e.g. "pr$int" */
-    pv_cmd_fn fn;
-} pv_cmd;
+/* ---- cmd.c: dispatch ----------------------------------------------------------------- */
 
-/* Find the handler for the NAME at the cursor (not consumed), or NULL. */
-pv_cmd_fn pv_exec_find_cmd(const pv_cursor *c);
+/* What a statement means to --checkpoint / --resume (ckpt.h). */
+typedef enum pv_ck_class {
+    PV_CK_NONE = 0,    /* not a grid change */
+    PV_CK_CHANGE,      /* a grid change (counted; skipped while a resume replays) */
+    PV_CK_CHANGE_SAVE, /* a grid change after which a checkpoint is due */
+    PV_CK_VGRID,       /* `set vgrid`: a change; a checkpoint is due if it resized a grid */
+    PV_CK_PLOT         /* splot / replot: grids changed since the last save are saved first */
+} pv_ck_class;
+
+/* The handler of the simple statement at the cursor (not consumed) and its checkpoint
+ * class, or NULL (not a command). */
+pv_cmd_fn pv_exec_dispatch(const pv_cursor *c, pv_ck_class *ck);
+
+/* ---- cmd_assign.c -------------------------------------------------------------------- */
+
 /* Assignments and function definitions: true if the statement at c has that shape. */
 bool pv_exec_is_assignment(const pv_cursor *c);
 bool pv_exec_is_funcdef(const pv_cursor *c);
@@ -110,8 +145,9 @@ pv_status pv_cmd_array_assign(pv_interp *I, pv_cursor *c, bool exec);
 bool pv_exec_is_array_element(pv_interp *I, const pv_cursor *c, size_t lo, size_t hi);
 pv_status pv_cmd_funcdef(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_datablock(pv_interp *I, pv_cursor *c, bool exec);
-/* Commands not built yet (vsave/vload): skipped by the check, a located error at run time. */
-pv_status pv_cmd_grid_hook(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_array(pv_interp *I, pv_cursor *c, bool exec);
+
+/* ---- cmd_print.c --------------------------------------------------------------------- */
 
 /* Output helpers. `line` has no trailing newline. Rank 0 writes; datablocks on all ranks. */
 pv_status pv_out_line(pv_interp *I, pv_out *o, const char *line);
@@ -121,17 +157,23 @@ void pv_out_close(pv_interp *I, pv_out *o);
 /* Append one line to datablock `name` (creating it). */
 pv_status pv_exec_datablock_append(pv_interp *I, const char *name, const char *line);
 
-/* Read a file (collective) for a command; a failure is reported at byte `off` of the
- * command's source (the file name) instead of unlocated. */
-pv_status pv_exec_read_file(pv_interp *I, pv_cursor *c, size_t off, const char *path,
-                            char **data, size_t *len);
+pv_status pv_cmd_print(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_printerr(pv_interp *I, pv_cursor *c, bool exec);
+/* After `set print` / `unset print` (cursor just after `print`). */
+pv_status pv_cmd_set_print(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_unset_print(pv_interp *I, pv_cursor *c, bool exec);
 
-/* Skip to the end of the statement. */
-void pv_exec_skip_rest(pv_cursor *c);
-/* Error unless the cursor is at the end of the statement (gnuplot's wording). */
-pv_status pv_exec_expect_end(pv_cursor *c);
-/* Parse one expression; in exec mode evaluate it into *out (which the caller frees). */
-pv_status pv_exec_expr(pv_interp *I, pv_cursor *c, bool exec, pv_value *out);
+/* ---- cmd_misc.c ---------------------------------------------------------------------- */
+
+pv_status pv_cmd_exit(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_reset(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_pause(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_undefine(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_clear(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_cd(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_pwd(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_break(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_continue(pv_interp *I, pv_cursor *c, bool exec);
 
 /* ---- plot.c -------------------------------------------------------------------------- */
 

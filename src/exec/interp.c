@@ -9,13 +9,16 @@
  * replaced by their string values in the statement's text, which becomes a new source
  * (same name, same line, same column for the text before the first macro).
  *
+ * Each simple statement's handler comes from cmd.c's table (pv_exec_dispatch); when run,
+ * it goes through pv_ckpt_stmt, the one place --checkpoint / --resume hear of statements.
+ *
  * SPMD: every rank runs this over the same tokens, so control flow agrees without
- * messages. Only commands touching files agree a status (see cmd.c).
+ * messages. Only commands touching files agree a status (see cmd_print.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
-#include "gridcmd.h"
 #include "ckpt.h"
+#include "gridset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,165 +85,6 @@ static void cursor_init(pv_cursor *c, pv_interp *I, const pv_toklist *tl, size_t
 static pv_status tok_error(pv_interp *I, const pv_toklist *tl, size_t i, const char *msg)
 {
     return pv_source_error(I->ctx, PV_ESYNTAX, tl->src, tl->tok[i].start, "%s", msg);
-}
-
-/* =====================================================================================
- * Iteration: for [i = a:b{:c}] and for [s in "words"]
- * ===================================================================================== */
-
-/* Split `s` into whitespace-separated words (gnuplot's word()); quotes group words. */
-static char **split_words(const char *s, int *n)
-{
-    size_t cap = 8;
-    char **w = malloc(cap * sizeof *w);
-    *n = 0;
-    if (!w) return NULL;
-    while (*s) {
-        while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') s++;
-        if (!*s) break;
-        const char *b = s;
-        char q = 0;
-        if (*s == '"' || *s == '\'') q = *s++, b = s;
-        while (*s && (q ? *s != q : !(*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))) s++;
-        size_t len = (size_t)(s - b);
-        if (q && *s) s++;
-        if ((size_t)*n == cap) {
-            char **nw = realloc(w, 2 * cap * sizeof *w);
-            if (!nw) break;
-            w = nw, cap *= 2;
-        }
-        char *word = malloc(len + 1);
-        if (!word) break;
-        memcpy(word, b, len);
-        word[len] = '\0';
-        w[(*n)++] = word;
-    }
-    return w;
-}
-
-static void free_words(char **w, int n)
-{
-    for (int i = 0; i < n; i++) free(w[i]);
-    free(w);
-}
-
-/* Run one iteration's body and consume break/continue. Returns true to stop the loop. */
-static bool iter_step(pv_interp *I, pv_cursor *c, size_t body_pos, pv_iter_body body, void *ud,
-                      pv_status *st)
-{
-    c->pos = body_pos;
-    *st = body(I, c, true, ud);
-    if (*st != PV_OK || I->flow == PV_FLOW_RETURN) return true;
-    if (I->flow == PV_FLOW_BREAK) {
-        I->flow = PV_FLOW_NONE;
-        return true;
-    }
-    if (I->flow == PV_FLOW_CONTINUE) I->flow = PV_FLOW_NONE;
-    return false;
-}
-
-/* Parse the header; fills the bounds (exec) or the word list. */
-typedef struct iter_hdr {
-    char *var;
-    bool is_in;
-    int64_t a, b, step;
-    char **words;
-    int nwords;
-} iter_hdr;
-
-static pv_status parse_iter_header(pv_interp *I, pv_cursor *c, bool exec, iter_hdr *h)
-{
-    memset(h, 0, sizeof *h);
-    h->step = 1;
-    if (!pv_cur_accept_op(c, "[")) return pv_cur_error(c, PV_ESYNTAX, "expecting '['");
-    const pv_token *t = pv_cur_peek(c);
-    if (t->kind != PV_TK_NAME) return pv_cur_error(c, PV_ESYNTAX, "expecting iteration variable");
-    h->var = strdup(t->sval);
-    pv_cur_next(c);
-    pv_status st = PV_OK;
-    pv_value v = {0};
-    if (pv_cur_accept_word(c, "in")) {
-        h->is_in = true;
-        if ((st = pv_exec_expr(I, c, exec, &v)) != PV_OK) return st;
-        if (exec) {
-            if (v.type != PV_V_STR) {
-                pv_value_free(&v);
-                return pv_cur_error(c, PV_ESCRIPT, "expecting string for 'in' iteration");
-            }
-            h->words = split_words(v.s, &h->nwords);
-            pv_value_free(&v);
-        }
-    } else {
-        if (!pv_cur_accept_op(c, "=")) return pv_cur_error(c, PV_ESYNTAX, "expecting '=' or 'in'");
-        int64_t *dst[3] = {&h->a, &h->b, &h->step};
-        for (int k = 0; k < 3; k++) {
-            if (k > 0 && !pv_cur_accept_op(c, ":")) {
-                if (k == 2) break;
-                return pv_cur_error(c, PV_ESYNTAX, "expecting ':'");
-            }
-            size_t off = pv_cur_offset(c);
-            if ((st = pv_exec_expr(I, c, exec, &v)) != PV_OK) return st;
-            if (exec) {
-                if (v.type == PV_V_INT) *dst[k] = v.i;
-                else if (v.type == PV_V_CMPLX) *dst[k] = (int64_t)v.re;
-                else {
-                    bool undef = v.type == PV_V_UNDEF;
-                    pv_value_free(&v);
-                    return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off,
-                                           undef ? "undefined value" : "expecting integer");
-                }
-                pv_value_free(&v);
-            }
-        }
-        if (exec && h->step == 0)
-            return pv_cur_error(c, PV_ESCRIPT, "iteration step must not be zero");
-    }
-    if (!pv_cur_accept_op(c, "]")) return pv_cur_error(c, PV_ESYNTAX, "expecting ']'");
-    return PV_OK;
-}
-
-pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body body, void *ud)
-{
-    iter_hdr h;
-    pv_status st = parse_iter_header(I, c, exec, &h);
-    if (st != PV_OK || !exec) {
-        if (st == PV_OK) st = body(I, c, false, ud);
-        free(h.var);
-        free_words(h.words, h.nwords);
-        return st;
-    }
-    size_t body_pos = c->pos;
-    const pv_value *old = pv_env_get(I->env, h.var);
-    bool had_old = old != NULL;
-    pv_value saved = had_old ? pv_value_copy(old) : (pv_value){0};
-    long n = 0;
-    I->loop_depth++;
-    if (h.is_in) {
-        for (int k = 0; k < h.nwords; k++, n++) {
-            pv_value w = pv_str(h.words[k]);
-            st = pv_env_set(I->env, h.var, &w);
-            pv_value_free(&w);
-            if (st != PV_OK || iter_step(I, c, body_pos, body, ud, &st)) break;
-        }
-    } else {
-        for (int64_t i = h.a; h.step > 0 ? i <= h.b : i >= h.b; i += h.step, n++) {
-            pv_value w = pv_int(i);
-            if ((st = pv_env_set(I->env, h.var, &w)) != PV_OK) break;
-            if (iter_step(I, c, body_pos, body, ud, &st)) break;
-        }
-    }
-    I->loop_depth--;
-    if (st == PV_OK && n == 0) { /* no iteration: still step over the body */
-        c->pos = body_pos;
-        st = body(I, c, false, ud);
-    }
-    /* gnuplot restores the loop variable: undefined again if it was undefined */
-    if (had_old) pv_env_set(I->env, h.var, &saved);
-    else pv_env_undefine(I->env, h.var);
-    pv_value_free(&saved);
-    free(h.var);
-    free_words(h.words, h.nwords);
-    return st;
 }
 
 /* =====================================================================================
@@ -369,16 +213,15 @@ static pv_status run_macro_stmt(pv_interp *I, const pv_toklist *tl, size_t p, si
     const pv_source *src = tl->src;
     int line, col;
     pv_source_locate(src, tl->tok[p].start, &line, &col);
-    size_t cap = 256, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+    size_t cap = 0, len = 0;
+    char *buf = NULL; /* tracked: cap bytes */
+    if (!PV_GROW(I->ctx, buf, cap, 256)) return I->ctx->err_code;
 #define PUT(s, n)                                                                          \
     do {                                                                                   \
         size_t n_ = (n);                                                                   \
-        while (len + n_ + 1 > cap) {                                                       \
-            char *nb_ = realloc(buf, cap * 2);                                             \
-            if (!nb_) { free(buf); return pv_err(I->ctx, PV_ENOMEM, "out of memory"); }    \
-            buf = nb_, cap *= 2;                                                           \
+        if (!PV_GROW(I->ctx, buf, cap, len + n_ + 1)) {                                    \
+            pv_free(I->ctx, buf, cap);                                                     \
+            return I->ctx->err_code;                                                       \
         }                                                                                  \
         memcpy(buf + len, (s), n_);                                                        \
         len += n_;                                                                         \
@@ -391,7 +234,7 @@ static pv_status run_macro_stmt(pv_interp *I, const pv_toklist *tl, size_t p, si
         PUT(src->text + from, t->start - from);
         const pv_value *v = pv_env_get(I->env, t->sval);
         if (!v || v->type != PV_V_STR) {
-            free(buf);
+            pv_free(I->ctx, buf, cap);
             return pv_source_error(I->ctx, PV_ESCRIPT, src, t->start,
                                    v ? "macro '@%s' is not a string variable"
                                      : "undefined macro '@%s'", t->sval);
@@ -404,7 +247,7 @@ static pv_status run_macro_stmt(pv_interp *I, const pv_toklist *tl, size_t p, si
 #undef PUT
     buf[len] = '\0';
     pv_source *ms = pv_source_create(I->ctx, src->name, buf, len, line);
-    free(buf);
+    pv_free(I->ctx, buf, cap);
     if (!ms) return I->ctx->err_code ? I->ctx->err_code : PV_ENOMEM;
     return pv_exec_source(I, ms);
 }
@@ -415,18 +258,10 @@ static pv_status run_macro_stmt(pv_interp *I, const pv_toklist *tl, size_t p, si
 
 static pv_status simple_stmt(pv_interp *I, pv_cursor *c, bool exec)
 {
-    const pv_token *t = pv_cur_peek(c);
-    if (t->kind == PV_TK_DOLLAR && tok_is_op(pv_cur_peek_at(c, 1), "<<"))
-        return pv_cmd_datablock(I, c, exec);
-    if (t->kind == PV_TK_NAME) {
-        if (pv_is_voxel_assignment(c)) return pv_cmd_voxel_assign(I, c, exec);
-        if (pv_exec_is_funcdef(c)) return pv_cmd_funcdef(I, c, exec);
-        if (pv_exec_is_assignment(c)) return pv_cmd_assign(I, c, exec);
-        if (pv_exec_is_array_assignment(c)) return pv_cmd_array_assign(I, c, exec);
-        pv_cmd_fn fn = pv_exec_find_cmd(c);
-        if (fn) return fn(I, c, exec);
-    }
-    return pv_cur_error(c, PV_ESYNTAX, "invalid command");
+    pv_ck_class ck;
+    pv_cmd_fn fn = pv_exec_dispatch(c, &ck);
+    if (!fn) return pv_cur_error(c, PV_ESYNTAX, "invalid command");
+    return exec ? pv_ckpt_stmt(I, c, ck, fn) : fn(I, c, false);
 }
 
 /* Run (or check) the statement starting at token p; *next receives the token after it. */
@@ -497,67 +332,6 @@ pv_status pv_exec_source(pv_interp *I, pv_source *src)
     pv_toklist_fini(&tl);
     pv_source_destroy(src);
     return st;
-}
-
-/* =====================================================================================
- * Services for other exec files (gridcmd.c, plot.c)
- * ===================================================================================== */
-
-bool pv_exec_axis_fixed_range(pv_interp *I, int axis, double *lo, double *hi)
-{
-    if (axis < 0 || axis >= PV_NAXES) return false;
-    const pv_range *r = &I->set->range[axis];
-    if (r->auto_min || r->auto_max) return false;
-    *lo = r->min;
-    *hi = r->max;
-    return true;
-}
-
-/* u (k = 0) or v (k = 1) sampling range: `set urange/vrange` wins; otherwise a fixed x/y
- * range (decision 4); otherwise the u/v defaults. */
-static void uv_range(pv_interp *I, int k, double *lo, double *hi)
-{
-    const pv_range *uv = &I->set->range[k == 0 ? PV_AX_U : PV_AX_V];
-    *lo = uv->min;
-    *hi = uv->max;
-    if (!uv->user_set) pv_exec_axis_fixed_range(I, k == 0 ? PV_AX_X : PV_AX_Y, lo, hi);
-}
-
-void pv_exec_sampling(pv_interp *I, const pv_data_spec *ds, pv_sampling *out)
-{
-    const pv_settings *s = I->set;
-    out->samples1 = s->samples[0];
-    out->samples2 = s->samples[1];
-    out->isosamples1 = s->isosamples[0];
-    out->isosamples2 = s->isosamples[1];
-    if (ds && ds->kind == PV_DS_PLUSPLUS && s->hidden3d) out->samples1 = s->isosamples[0];
-    uv_range(I, 0, &out->u_min, &out->u_max);
-    uv_range(I, 1, &out->v_min, &out->v_max);
-}
-
-pv_code *pv_exec_compile_text(pv_interp *I, const char *text)
-{
-    pv_source **nt = realloc(I->texts, (I->ntexts + 1) * sizeof *nt);
-    if (!nt) {
-        pv_err(I->ctx, PV_ENOMEM, "out of memory");
-        return NULL;
-    }
-    I->texts = nt;
-    pv_source *src = pv_source_create(I->ctx, "(internal)", text, strlen(text), 1);
-    if (!src) return NULL;
-    I->texts[I->ntexts++] = src;
-    pv_toklist tl = {0};
-    pv_code *code = NULL;
-    if (pv_lex(I->ctx, src, &tl) == PV_OK) {
-        pv_cursor c = {I->ctx, &tl, 0, tl.ntok ? tl.ntok - 1 : 0};
-        if (pv_parse_expr(&c, &code) == PV_OK && !pv_cur_at_end(&c)) {
-            pv_code_destroy(code);
-            code = NULL;
-            pv_cur_error(&c, PV_ESYNTAX, "unexpected text after expression");
-        }
-    }
-    pv_toklist_fini(&tl);
-    return code;
 }
 
 /* =====================================================================================

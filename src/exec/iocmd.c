@@ -1,6 +1,7 @@
 /*
  * exec/iocmd: `vsave {$grid ...} "file.h5"` and `vload {$grid ...} "file.h5"`, the
- * checkpoint commands (gnuplot-voxel.md, pvox extensions; layout in pvox/h5.h).
+ * checkpoint commands (pvox extensions, docs/GNUPLOT.md "pvox decisions"; layout in
+ * pvox/h5.h).
  *
  * Both are collective: every rank runs them with the same arguments (SPMD) and moves its
  * own slab; errors come back agreed from io/h5 and are located here at the file name (or
@@ -16,29 +17,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ckpt.h"
-#include "gridcmd.h"
+#include "gridset.h"
 #include "pvox/h5.h"
 
 typedef struct io_args {
     size_t nnames;
-    const char **name;   /* "$name" (borrowed from the tokens) */
-    size_t *name_off;    /* source offsets of the names */
+    const char **name;   /* "$name" (borrowed from the tokens; tracked: capname slots) */
+    size_t *name_off;    /* source offsets of the names (tracked: capoff slots) */
+    size_t capname, capoff;
     size_t file_off;     /* offset of the file name expression */
     char *path;          /* evaluated file name (exec only) */
 } io_args;
 
-static void args_fini(io_args *a)
+static void args_fini(pv_interp *I, io_args *a)
 {
-    free(a->name);
-    free(a->name_off);
+    pv_free(I->ctx, a->name, a->capname * sizeof *a->name);
+    pv_free(I->ctx, a->name_off, a->capoff * sizeof *a->name_off);
     free(a->path);
-}
-
-static pv_status locate_at(pv_interp *I, pv_cursor *c, size_t off)
-{
-    const pv_source *s = c->tl->src;
-    return pv_err_locate(I->ctx, s->name, s->text, s->len, s->first_line, off);
 }
 
 static pv_status add_name(pv_interp *I, pv_cursor *c, io_args *a, const pv_token *t)
@@ -46,14 +41,9 @@ static pv_status add_name(pv_interp *I, pv_cursor *c, io_args *a, const pv_token
     for (size_t k = 0; k < a->nnames; k++)
         if (strcmp(a->name[k], t->sval) == 0)
             return pv_cur_error(c, PV_ESYNTAX, "grid %s named twice", t->sval);
-    const char **nn = realloc(a->name, (a->nnames + 1) * sizeof *nn);
-    if (nn)
-        a->name = nn;
-    size_t *no = realloc(a->name_off, (a->nnames + 1) * sizeof *no);
-    if (no)
-        a->name_off = no;
-    if (!nn || !no)
-        return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+    if (!PV_GROW(I->ctx, a->name, a->capname, a->nnames + 1) ||
+        !PV_GROW(I->ctx, a->name_off, a->capoff, a->nnames + 1))
+        return I->ctx->err_code;
     a->name[a->nnames] = t->sval;
     a->name_off[a->nnames++] = t->start;
     return PV_OK;
@@ -80,7 +70,7 @@ static pv_status parse_args(pv_interp *I, pv_cursor *c, bool exec, const char *c
     if (exec) {
         st = pv_eval_string(I->env, code, &a->path);
         if (st != PV_OK)
-            st = locate_at(I, c, a->file_off);
+            st = pv_exec_locate(I, c, a->file_off);
     }
     pv_code_destroy(code);
     if (st == PV_OK)
@@ -153,7 +143,7 @@ static pv_status do_vsave(pv_interp *I, pv_cursor *c, const io_args *a)
     pv_h5_stats s;
     pv_status st = pv_h5_save_all(I->ctx, a->path, d, ng, &opt, &s);
     if (st != PV_OK) {
-        st = locate_at(I, c, a->file_off);
+        st = pv_exec_locate(I, c, a->file_off);
     } else {
         pv_log(I->ctx, PV_LOG_INFO, "h5",
                "vsave %s: %zu grid%s, %llu bytes in %.3f s (%.1f MB/s; transfers %.3f s, "
@@ -205,36 +195,13 @@ static pv_status load_list(pv_interp *I, pv_cursor *c, const io_args *a, pv_h5_f
     return PV_OK;
 }
 
-/* Collective: a new grid with the entry's size and ranges, filled from the file. */
-pv_h5_grid pv_io_grid_desc(const pv_grid *g)
-{
-    return (pv_h5_grid){g->name, g->n, {g->min[0], g->min[1], g->min[2]},
-                        {g->max[0], g->max[1], g->max[2]}, g->z0, g->z1, g->data};
-}
-
-pv_grid *pv_io_read_grid(pv_interp *I, pv_h5_file *f, const pv_h5_entry *e,
-                         pv_h5_stats *stats)
-{
-    pv_grid *g = pv_grid_create(I->ctx, e->name, e->n);
-    if (!g)
-        return NULL;
-    for (int ax = 0; ax < 3; ax++)
-        if (!isnan(e->min[ax]) && !isnan(e->max[ax]))
-            pv_grid_set_range(g, ax, e->min[ax], e->max[ax]);
-    if (pv_h5_read(I->ctx, f, e->name, g->z0, g->z1, g->data, stats) != PV_OK) {
-        pv_grid_destroy(I->ctx, g);
-        return NULL;
-    }
-    return g;
-}
-
 static pv_grid *load_one(pv_interp *I, pv_cursor *c, const io_args *a, pv_h5_file *f,
                          const pv_h5_entry *e, pv_h5_stats *total)
 {
     pv_h5_stats s;
     pv_grid *g = pv_io_read_grid(I, f, e, &s);
     if (!g) {
-        locate_at(I, c, a->file_off);
+        pv_exec_locate(I, c, a->file_off);
         return NULL;
     }
     total->seconds += s.seconds;
@@ -251,7 +218,7 @@ static pv_status do_vload(pv_interp *I, pv_cursor *c, const io_args *a)
     double t0 = MPI_Wtime();
     pv_h5_file *f = pv_h5_open(ctx, a->path, NULL);
     if (!f)
-        return locate_at(I, c, a->file_off);
+        return pv_exec_locate(I, c, a->file_off);
     const pv_h5_entry **e = NULL;
     size_t ng = 0;
     pv_status st = load_list(I, c, a, f, &e, &ng);
@@ -299,22 +266,16 @@ pv_status pv_cmd_vsave(pv_interp *I, pv_cursor *c, bool exec)
     pv_status st = parse_args(I, c, exec, "vsave", &a);
     if (st == PV_OK && exec)
         st = do_vsave(I, c, &a);
-    args_fini(&a);
+    args_fini(I, &a);
     return st;
 }
 
 pv_status pv_cmd_vload(pv_interp *I, pv_cursor *c, bool exec)
 {
-    /* a grid change for --checkpoint / --resume: skipped while a resume replays */
-    if (exec && pv_ckpt_skip_change(I))
-        exec = false;
-    bool counted = exec;
     io_args a;
     pv_status st = parse_args(I, c, exec, "vload", &a);
     if (st == PV_OK && exec)
         st = do_vload(I, c, &a);
-    args_fini(&a);
-    if (st == PV_OK && counted)
-        st = pv_ckpt_changed(I, true);
+    args_fini(I, &a);
     return st;
 }

@@ -1,23 +1,13 @@
 /*
- * exec/iocmd: the checkpoint commands `vsave {$grid ...} "file.h5"` and
- * `vload {$grid ...} "file.h5"` (HDF5 issue). Collective: every rank runs them with the
- * same arguments and reads/writes its own slab.
+ * exec/iocmd: the commands `vsave {$grid ...} "file.h5"` and `vload {$grid ...}
+ * "file.h5"`. Collective: every rank runs them with the same arguments and reads/writes
+ * its own slab. The grid<->HDF5 glue they share with checkpoints is gridio.h.
  */
 #ifndef PV_EXEC_IOCMD_H
 #define PV_EXEC_IOCMD_H
 
 #include "exec_int.h"
-
-#include "pvox/grid.h"
-#include "pvox/h5.h"
-
-/* The h5 module's description of a grid this rank holds (borrows g's name and slab). */
-pv_h5_grid pv_io_grid_desc(const pv_grid *g);
-/* Create the grid of entry e (memory check, its ranges) and read this rank's slab from f.
- * Collective. NULL on failure with the agreed error recorded (no source location);
- * `stats` may be NULL. */
-pv_grid *pv_io_read_grid(pv_interp *I, pv_h5_file *f, const pv_h5_entry *e,
-                         pv_h5_stats *stats);
+#include "gridio.h"
 
 /* Statement handlers (cursor at the command word). */
 pv_status pv_cmd_vsave(pv_interp *I, pv_cursor *c, bool exec);
