@@ -93,12 +93,6 @@ pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run
     return save ? maybe_save(I) : PV_OK;
 }
 
-pv_status pv_ckpt_before_plot(pv_interp *I)
-{
-    (void)I;
-    return PV_OK;
-}
-
 bool pv_ckpt_skip_plot(pv_interp *I, const char *path)
 {
     if (!I->ck.resumed)

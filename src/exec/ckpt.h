@@ -27,9 +27,6 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len);
  * follows when one is due; a splot/replot first saves grids changed since the last save.
  * Collective. */
 pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run);
-/* Nothing any more: pv_ckpt_stmt saves before each splot/replot. Kept until render.c
- * drops its call. */
-pv_status pv_ckpt_before_plot(pv_interp *I);
 /* A resumed run skips a plot whose output file exists (rank 0 looks; all agree). */
 bool pv_ckpt_skip_plot(pv_interp *I, const char *path);
 

@@ -332,8 +332,6 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
         if (e[k].kind == PV_SCENE_SKIPPED && e[k].why)
             pv_warn_once(ctx, PV_ONCE_PLOT_NOT_BUILT,
                          "%s are not drawn by this version of pvox (skipped)", e[k].why);
-    pv_status st0 = pv_ckpt_before_plot(I);
-    if (st0 != PV_OK) return st0;
     char *path = output_path(I);
     if (!path) return pv_status_agree(ctx, pv_err(ctx, PV_ENOMEM, "out of memory"));
     if (pv_ckpt_skip_plot(I, path)) {
