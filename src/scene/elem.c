@@ -73,14 +73,3 @@ bool pv_scene_feeds_cb(const pv_scene_elem *e)
     return e->kind == PV_SCENE_PM3D ||
            (e->kind == PV_SCENE_POINTS && e->st.lp.lc.kind == PV_COLOR_PALETTE_Z);
 }
-
-pv_status pv_scene_draw(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
-                        pv_raster *r)
-{
-    switch (e->kind) {
-    case PV_SCENE_VOXELS: return pv_scene_draw_voxels(ctx, F, e, r);
-    case PV_SCENE_POINTS: return pv_scene_draw_points(ctx, F, e, r);
-    case PV_SCENE_PM3D: return pv_scene_draw_pm3d(ctx, F, e, r);
-    default: return PV_OK;
-    }
-}
