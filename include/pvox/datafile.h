@@ -44,7 +44,7 @@ typedef struct pv_using_entry {
 } pv_using_entry;
 
 /* Sampling for '+' / '++' and `sample [t=a:b]` ranges. Filled by the caller from the
- * settings (samples, isosamples, urange/vrange or, by pvox decision 4, x/y ranges). */
+ * settings (samples, isosamples, urange/vrange or, by DEC-4 in docs/GNUPLOT.md, x/y ranges). */
 typedef struct pv_sampling {
     int samples1, samples2;        /* set samples s1,s2 (>= 2) */
     int isosamples1, isosamples2;  /* set isosamples i1,i2 (>= 2) */

@@ -305,7 +305,7 @@ static char *output_path(pv_interp *I)
         snprintf(buf, sizeof buf, "%s%s%.*s-%03ld.png", dir ? dir : "", dir ? "/" : "",
                  (int)bl, base, I->default_frames);
         pv_warn_once(I->ctx, PV_ONCE_DEFAULT_OUTPUT,
-                     "no `set output`: frames are written as %s, %s ... (pvox decision 10)",
+                     "no `set output`: frames are written as %s, %s ... (README: DIFF-10)",
                      buf, "-NNN.png");
     } else if (dir && name[0] != '/') {
         snprintf(buf, sizeof buf, "%s/%s", dir, name);
