@@ -155,7 +155,7 @@ void pv_warn_once(pv_ctx *ctx, int bit, const char *fmt, ...) PV_PRINTF(3, 4);
 
 /* Bits for pv_warn_once(): reserve one here (append) rather than picking a number. */
 enum {
-    PV_ONCE_PLOT_NOT_BUILT = 0, /* "plotting is not built yet" */
+    PV_ONCE_PLOT_NOT_BUILT = 0, /* an element kind pvox does not draw yet was skipped */
     PV_ONCE_DEFAULT_OUTPUT = 1  /* where frames go when there is no `set output` */
 };
 
