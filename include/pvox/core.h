@@ -192,11 +192,6 @@ void pv_free(pv_ctx *ctx, void *p, size_t n);
 /* *out = a*b; false (and *out untouched) on overflow. */
 bool pv_mul_size(size_t a, size_t b, size_t *out);
 
-/* Resize a block from pv_alloc from `old_n` to `new_n` bytes, keeping its first
- * min(old_n, new_n) bytes. On failure records PV_ENOMEM, returns NULL and leaves the
- * block as it was. p == NULL allocates. */
-void *pv_realloc(pv_ctx *ctx, void *p, size_t old_n, size_t new_n);
-
 /* The growable array: make room for at least `need` elements of `elem` bytes in the
  * array whose address is `arrp` (a `T **`) and whose capacity in elements is *cap,
  * doubling (at least 8 elements). Capacity only grows; free the array with

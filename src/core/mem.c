@@ -84,15 +84,11 @@ void pv_free(pv_ctx *ctx, void *p, size_t n)
     ctx->mem_current = n <= ctx->mem_current ? ctx->mem_current - n : 0;
 }
 
-void *pv_realloc(pv_ctx *ctx, void *p, size_t old_n, size_t new_n)
+/* Grow a tracked block from `old_n` to `new_n` > old_n bytes, keeping its contents. On
+ * failure records PV_ENOMEM, returns NULL and leaves the block as it was. */
+static void *grow_block(pv_ctx *ctx, void *p, size_t old_n, size_t new_n)
 {
     if (!p) return alloc(ctx, new_n, false);
-    if (new_n <= old_n) {
-        void *q = realloc(p, new_n ? new_n : 1);
-        if (!q) return p; /* shrinking in place cannot lose the data */
-        ctx->mem_current -= old_n - new_n;
-        return q;
-    }
     if (!admit(ctx, new_n, new_n - old_n)) return NULL;
     void *q = realloc(p, new_n);
     if (!q) {
@@ -124,7 +120,7 @@ bool pv_grow(pv_ctx *ctx, void *arrp, size_t *cap, size_t need, size_t elem)
      * accessed as a void * (both have one representation on every supported target). */
     void *old;
     memcpy(&old, arrp, sizeof old);
-    void *p = pv_realloc(ctx, old, old_n, new_n);
+    void *p = grow_block(ctx, old, old_n, new_n);
     if (!p) return false;
     memcpy(arrp, &p, sizeof p);
     *cap = ncap;

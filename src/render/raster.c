@@ -34,27 +34,6 @@ void pv_raster_options_default(pv_raster_options *o)
     o->snap_markers = true;
 }
 
-/* ---- growing arrays ------------------------------------------------------------------- */
-
-/* Make room for `need` elements of `elem` bytes in *buf (holding `used`, capacity *cap). */
-static void *grow(pv_ctx *ctx, void *buf, size_t used, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) return buf;
-    size_t nc = *cap ? *cap : 256;
-    while (nc < need) nc *= 2;
-    size_t bytes;
-    if (!pv_mul_size(nc, elem, &bytes)) {
-        pv_err(ctx, PV_ENOMEM, "out of memory: %zu primitives", need);
-        return NULL;
-    }
-    void *nb = pv_alloc(ctx, bytes);
-    if (!nb) return NULL;
-    if (used) memcpy(nb, buf, used * elem);
-    if (buf) pv_free(ctx, buf, *cap * elem);
-    *cap = nc;
-    return nb;
-}
-
 pv_raster *pv_raster_create(pv_ctx *ctx, int canvas_w, int canvas_h)
 {
     if (canvas_w <= 0 || canvas_h <= 0 || canvas_w > (1 << 20) || canvas_h > (1 << 20)) {
@@ -170,9 +149,7 @@ uint32_t pv_raster_marker_style(pv_ctx *ctx, pv_raster *r, int type, float size,
         pv_err(ctx, PV_ERANGE, "too many distinct point styles (more than %u)", RS_MAX_STYLES);
         return PV_RASTER_STYLE_NONE;
     }
-    rs_style *ns = grow(ctx, r->styles, r->nstyles, &r->cap_styles, r->nstyles + 1, sizeof *ns);
-    if (!ns) return PV_RASTER_STYLE_NONE;
-    r->styles = ns;
+    if (!PV_GROW(ctx, r->styles, r->cap_styles, r->nstyles + 1)) return PV_RASTER_STYLE_NONE;
     rs_style_build(&r->styles[r->nstyles], type, size, lw);
     r->style_hash[j] = (uint32_t)r->nstyles + 1;
     return (uint32_t)r->nstyles++;
@@ -200,9 +177,7 @@ pv_status pv_raster_add_points(pv_ctx *ctx, pv_raster *r, const pv_raster_point 
 {
     pv_status st = check_count(ctx, r, n);
     if (st) return st;
-    pv_raster_point *np = grow(ctx, r->pts, r->npts, &r->cap_pts, r->npts + n, sizeof *np);
-    if (!np) return ctx->err_code;
-    r->pts = np;
+    if (!PV_GROW(ctx, r->pts, r->cap_pts, r->npts + n)) return ctx->err_code;
     for (size_t i = 0; i < n; i++) {
         if (p[i].style >= r->nstyles || !isfinite(p[i].x) || !isfinite(p[i].y) ||
             !isfinite(p[i].depth))
@@ -238,12 +213,8 @@ static pv_status reserve_tris(pv_ctx *ctx, pv_raster *r, size_t n)
 {
     pv_status st = check_count(ctx, r, n);
     if (st) return st;
-    pv_raster_tri *nt = grow(ctx, r->tris, r->ntris, &r->cap_tris, r->ntris + n, sizeof *nt);
-    if (!nt) return ctx->err_code;
-    r->tris = nt;
-    uint32_t *nc = grow(ctx, r->tri_cut, r->ntris, &r->cap_tri_cut, r->ntris + n, sizeof *nc);
-    if (!nc) return ctx->err_code;
-    r->tri_cut = nc;
+    if (!PV_GROW(ctx, r->tris, r->cap_tris, r->ntris + n)) return ctx->err_code;
+    if (!PV_GROW(ctx, r->tri_cut, r->cap_tri_cut, r->ntris + n)) return ctx->err_code;
     return PV_OK;
 }
 
@@ -352,9 +323,7 @@ static uint32_t store_cut(pv_ctx *ctx, pv_raster *r, const rs_cut *c)
         pv_err(ctx, PV_ERANGE, "too many slab cuts in one frame");
         return ~0u;
     }
-    rs_cut *nc = grow(ctx, r->cuts, r->ncuts, &r->cap_cuts, r->ncuts + 1, sizeof *nc);
-    if (!nc) return ~0u;
-    r->cuts = nc;
+    if (!PV_GROW(ctx, r->cuts, r->cap_cuts, r->ncuts + 1)) return ~0u;
     r->cuts[r->ncuts] = *c;
     return (uint32_t)++r->ncuts;
 }
@@ -668,9 +637,7 @@ static pv_status build_sprites(pv_ctx *ctx, pv_raster *r, int nt)
         st->spr_off = total;
         total += area;
     }
-    uint16_t *ns = grow(ctx, r->sprites, 0, &r->cap_sprite, total, sizeof *ns);
-    if (!ns) return ctx->err_code;
-    r->sprites = ns;
+    if (!PV_GROW(ctx, r->sprites, r->cap_sprite, total)) return ctx->err_code;
     r->nsprite = total;
     long nstyles = (long)r->nstyles;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) default(none) shared(r, nstyles)
