@@ -88,6 +88,15 @@ typedef struct pv_grid_stats {
 /* Collective statistics (as `show vgrid` prints them) and a checksum. */
 pv_status pv_grid_stats_compute(pv_ctx *ctx, const pv_grid *g, pv_grid_stats *st);
 
+/* ---- ghost plane (isosurfaces) ------------------------------------------------------ */
+
+/* Collective: every rank that owns planes [z0, z1) with z1 < n receives plane z1 (n² floats,
+ * x fastest) from the rank owning it into buf, and *has is set true; on the rank holding the
+ * last plane, and on ranks with no planes, *has is false and buf is untouched. One
+ * point-to-point exchange per neighbour pair (tag PV_TAG_GRID_GHOST). */
+#define PV_TAG_GRID_GHOST 7200
+pv_status pv_grid_ghost_upper(pv_ctx *ctx, const pv_grid *g, float *buf, bool *has);
+
 /* ---- fill (vfill) ------------------------------------------------------------------ */
 
 /* Most lanes one call of a pv_fill_eval_fn receives. */
