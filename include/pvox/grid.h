@@ -92,8 +92,10 @@ pv_status pv_grid_stats_compute(pv_ctx *ctx, const pv_grid *g, pv_grid_stats *st
 
 /* Collective: every rank that owns planes [z0, z1) with z1 < n receives plane z1 (n² floats,
  * x fastest) from the rank owning it into buf, and *has is set true; on the rank holding the
- * last plane, and on ranks with no planes, *has is false and buf is untouched. One
- * point-to-point exchange per neighbour pair (tag PV_TAG_GRID_GHOST). */
+ * last plane, and on ranks with no planes, *has is false and buf is untouched (it may be
+ * NULL there). One point-to-point exchange per neighbour pair (tag PV_TAG_GRID_GHOST),
+ * nonblocking, in messages of at most 2^28 floats; the ranks agree on the status
+ * (pv_status_agree), so all return the same one and *has is false on failure. */
 #define PV_TAG_GRID_GHOST 7200
 pv_status pv_grid_ghost_upper(pv_ctx *ctx, const pv_grid *g, float *buf, bool *has);
 
