@@ -70,6 +70,10 @@ typedef struct pv_mesh_geom {
     double delta[3]; /* node spacing, user units */
 } pv_mesh_geom;
 
+/* Point-to-point tags of the mesh writer (ctx->comm, STYLE-8). */
+#define PV_TAG_MESH_TEXT 7300 /* text chunks, rank r -> rank 0 */
+#define PV_TAG_MESH_VTP 7301  /* .vtp array chunks, rank r -> rank 0 */
+
 /* Vertex id meaning "not shared": such a vertex is never merged with another. */
 #define PV_MESH_NO_EDGE UINT64_MAX
 
@@ -98,14 +102,13 @@ pv_mesh_writer *pv_mesh_open(pv_ctx *ctx, const char *path, const pv_mesh_geom *
 pv_mesh_writer *pv_mesh_open_text(pv_ctx *ctx, const pv_mesh_sink *sink,
                                   const pv_mesh_geom *geom);
 
-/* Add one polygon of nv >= 3 vertices, v[3k..3k+3) the k-th (index space, x y z, in winding
- * order; 3·nv doubles), lying on the
- * grid edges edge[0..nv) (global edge ids: equal ids are the same vertex; edge may be NULL,
- * or an entry PV_MESH_NO_EDGE, for vertices that are never merged). `level` is the
- * polygon's level value, `surface` the caller's number for its plot element (.vtp cell
- * data; text output ignores both). Not collective, no MPI; any rank may add any number of
- * polygons, including none. Text output on rank 0 may call the sink from here. Returns
- * PV_OK or the writer's recorded error. */
+/* Add one polygon of nv >= 3 vertices: v holds 3·nv doubles, vertex k at v[3k..3k+3)
+ * (index space x y z, in winding order), lying on the grid edges edge[0..nv) (global edge
+ * ids: equal ids are the same vertex; edge may be NULL, or an entry PV_MESH_NO_EDGE, for
+ * vertices that are never merged). `level` is the polygon's level value, `surface` the
+ * caller's number for its plot element (VTK cell data; text output ignores both). Not
+ * collective, no MPI; any rank may add any number of polygons, including none. Text output
+ * on rank 0 may call the sink from here. Returns PV_OK or the writer's recorded error. */
 pv_status pv_mesh_add(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *v,
                       const uint64_t *edge, double level, int32_t surface);
 

@@ -6,10 +6,6 @@
 
 #include "pvox/mesh.h"
 
-/* Message tags of the mesh writer (point-to-point, ctx->comm). */
-#define PV_TAG_MESH_TEXT 7300  /* text chunks, rank r -> rank 0 */
-#define PV_TAG_MESH_VTP 7301   /* .vtp array chunks, rank r -> rank 0 */
-
 /* Bytes of one streamed chunk: a multiple of every element size written (24, 8, 4). */
 #define PV_MESH_CHUNK ((size_t)3 << 20)
 /* Bytes of one text chunk (a stack buffer: sending text never allocates). */

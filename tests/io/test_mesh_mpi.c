@@ -21,8 +21,10 @@
  *   - failures: an unwritable path (NULL on every rank), a caller status or an allocation
  *     failure on one rank (every rank gets the error, no file is left), tracked memory
  *     back to where it started.
- * PV_MESH_DIR=dir keeps box.txt, box.vtp and box.pvtp (+ pieces) there for the ParaView
- * check (run_mesh_paraview.sh); otherwise a temporary directory is used and removed.
+ * PV_MESH_DIR=dir keeps the files there for the ParaView check (run_mesh_paraview.sh):
+ * box.{txt,vtp,pvtp} (L = 5), small.{txt,vtp,pvtp} (L = 2), the pieces, and two meshes that
+ * check must reject, open.vtp and nonmanifold.vtp; otherwise a temporary directory is used
+ * and removed.
  */
 #include "pv_test.h"
 #include "mesh_int.h"
@@ -182,12 +184,13 @@ static pv_status sink_line(void *ud, const char *line)
     return PV_OK;
 }
 
-static void test_text(pv_ctx *ctx, const char *dir, const poly *p, int np, int L)
+static void test_text(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np,
+                      int L)
 {
     int P = ctx->nranks;
     strbuf want = {0};
     expect_text(&want, p, np, L, P, 0, np);
-    char *path = pv_asprintf("%s/box.txt", dir);
+    char *path = pv_asprintf("%s/%s.txt", dir, name);
 
     /* a file */
     pv_mesh_writer *w = pv_mesh_open(ctx, path, &GEOM);
@@ -328,11 +331,12 @@ static void check_vtp_content(const vtp *v, const poly *p, int np, int L)
     PV_CHECK_EQ(bad, 0);
 }
 
-static void test_vtp(pv_ctx *ctx, const char *dir, const poly *p, int np, int L)
+static void test_vtp(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np,
+                     int L)
 {
-    char *path = pv_asprintf("%s/box.vtp", dir);
-    char *alt = pv_asprintf("%s/box_rank0.vtp", dir);
-    char *rnd = pv_asprintf("%s/box_rounds.vtp", dir);
+    char *path = pv_asprintf("%s/%s.vtp", dir, name);
+    char *alt = pv_asprintf("%s/%s_rank0.vtp", dir, name);
+    char *rnd = pv_asprintf("%s/%s_rounds.vtp", dir, name);
     size_t mem0 = ctx->mem_current;
 
     pv_mesh_writer *w = pv_mesh_open(ctx, path, &GEOM);
@@ -370,9 +374,10 @@ static void test_vtp(pv_ctx *ctx, const char *dir, const poly *p, int np, int L)
     free(path), free(alt), free(rnd);
 }
 
-static void test_pvtp(pv_ctx *ctx, const char *dir, const poly *p, int np, int L)
+static void test_pvtp(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np,
+                      int L)
 {
-    char *path = pv_asprintf("%s/box.pvtp", dir);
+    char *path = pv_asprintf("%s/%s.pvtp", dir, name);
     pv_mesh_writer *w = pv_mesh_open(ctx, path, &GEOM);
     PV_CHECK(w != NULL);
     pv_status st = add_mine(ctx, w, p, np, L, false, 0, np);
@@ -489,6 +494,22 @@ static void test_failures(pv_ctx *ctx, const char *dir, const poly *p, int np, i
     PV_CHECK_EQ(ctx->mem_current, mem0);
 }
 
+/* Meshes the ParaView check must reject: open.vtp lacks the last polygon (a triangle of the
+ * top cap: 3 boundary edges), nonmanifold.vtp has one side quad twice (its 4 edges in three
+ * polygons each). */
+static void write_broken(pv_ctx *ctx, const char *dir, const poly *p, int np)
+{
+    for (int k = 0; k < 2; k++) {
+        char *path = pv_asprintf("%s/%s", dir, k ? "nonmanifold.vtp" : "open.vtp");
+        pv_mesh_writer *w = pv_mesh_open(ctx, path, &GEOM);
+        pv_status st = add_mine(ctx, w, p, np - (k ? 0 : 1), 5, false, 0, np - (k ? 0 : 1));
+        if (k && ctx->rank == 0 && st == PV_OK)
+            st = pv_mesh_add(ctx, w, p[4].nv, p[4].v[0], p[4].e, p[4].level, p[4].surf);
+        PV_CHECK(pv_mesh_close(ctx, w, st) == PV_OK);
+        free(path);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int prov;
@@ -524,30 +545,33 @@ int main(int argc, char **argv)
     poly p[4 * 64 + 8];
     /* L = 5: every rank has layers at up to 4 ranks; L = 2 leaves ranks empty at 3+ */
     const int Ls[2] = {5, 2};
+    const char *names[2] = {"box", "small"};
     for (int t = 0; t < 2 && dir[0]; t++) {
         int L = Ls[t];
         int np = make_tube(L, p);
         PV_CHECK_EQ(np, 4 * L + 8);
-        test_text(ctx, dir, p, np, L);
-        test_vtp(ctx, dir, p, np, L);
-        test_pvtp(ctx, dir, p, np, L);
+        test_text(ctx, dir, names[t], p, np, L);
+        test_vtp(ctx, dir, names[t], p, np, L);
+        test_pvtp(ctx, dir, names[t], p, np, L);
         if (t == 0) test_failures(ctx, dir, p, np, L);
-        if (t == 0 && keep && *keep) break; /* keep the L = 5 files for ParaView */
     }
+    if (dir[0]) write_broken(ctx, dir, p, make_tube(5, p));
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (!(keep && *keep) && ctx->rank == 0 && dir[0]) {
-        const char *files[] = {"box.txt", "box.vtp", "box.pvtp"};
-        for (int k = 0; k < 3; k++) {
+        const char *files[] = {"box.txt", "box.vtp", "box.pvtp", "small.txt", "small.vtp",
+                               "small.pvtp", "open.vtp", "nonmanifold.vtp"};
+        for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
             char *f = pv_asprintf("%s/%s", dir, files[k]);
             remove(f);
             free(f);
         }
-        for (int r = 0; r < ctx->nranks; r++) {
-            char *f = pv_asprintf("%s/box_%d.vtp", dir, r);
-            remove(f);
-            free(f);
-        }
+        for (int r = 0; r < ctx->nranks; r++)
+            for (int t = 0; t < 2; t++) {
+                char *f = pv_asprintf("%s/%s_%d.vtp", dir, names[t], r);
+                remove(f);
+                free(f);
+            }
         PV_CHECK(rmdir(dir) == 0); /* nothing else was left behind */
     }
 
