@@ -3,9 +3,10 @@
 #   run_mesh_paraview.sh TEST_MESH_MPI MPIEXEC NP
 # Runs the io test test_mesh_mpi at NP ranks with PV_MESH_DIR set, so it keeps its files,
 # then check_mesh.py under pvpython: the tube meshes (.vtp merged over ranks, .pvtp stitched
-# by edge_id; small.* has ranks without polygons at 3 ranks) are closed with the expected
-# point and cell counts, and the two broken meshes are rejected with the expected counts
-# (open.vtp: 3 boundary edges; nonmanifold.vtp: 4 non-manifold edges).
+# by edge_id; small.* has ranks without polygons at 3 ranks) and cube.* (a 160^3-cell
+# cube's surface) are closed with the expected point and cell counts, and the two broken
+# meshes are rejected with the expected counts (open.vtp: 3 boundary edges;
+# nonmanifold.vtp: 4 non-manifold edges).
 # Without pvpython: skip (77), or fail when CI=true. Exit 0 pass, 1 fail.
 set -uo pipefail
 TEST=$(realpath "$1") MPIEXEC=$2 NP=${3:-3}
@@ -51,6 +52,8 @@ check box.vtp 0 "ok " --points 26 --cells 28
 check box.pvtp 0 "ok " --points 26 --cells 28
 check small.vtp 0 "ok " --points 14 --cells 16
 check small.pvtp 0 "ok " --points 14 --cells 16
+check cube.vtp 0 "ok " --points 153602 --cells 179200
+check cube.pvtp 0 "ok " --points 153602 --cells 179200
 check open.vtp 1 "boundary edges: 3"
 check nonmanifold.vtp 1 "non-manifold edges: 4"
 [ "$fails" = 0 ] || exit 1

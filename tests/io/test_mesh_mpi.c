@@ -21,10 +21,12 @@
  *   - failures: an unwritable path (NULL on every rank), a caller status or an allocation
  *     failure on one rank (every rank gets the error, no file is left), tracked memory
  *     back to where it started.
+ * The same checks run on the surface of a 160^3-cell cube (153602 points, 179200
+ * polygons), whose arrays stream in several chunks and whose text spools many.
  * PV_MESH_DIR=dir keeps the files there for the ParaView check (run_mesh_paraview.sh):
- * box.{txt,vtp,pvtp} (L = 5), small.{txt,vtp,pvtp} (L = 2), the pieces, and two meshes that
- * check must reject, open.vtp and nonmanifold.vtp; otherwise a temporary directory is used
- * and removed.
+ * box.* (L = 5), small.* (L = 2), cube.*, the pieces, and two meshes that check must
+ * reject, open.vtp and nonmanifold.vtp; otherwise a temporary directory is used and
+ * removed.
  */
 #include "pv_test.h"
 #include "mesh_int.h"
@@ -81,6 +83,85 @@ static int make_tube(int L, poly *p)
                 p[n++] = q;
             }
     }
+    return n;
+}
+
+/* The surface of a cube of m x m x m cells (lattice nodes (i, j, k), 0..m, at index
+ * coordinates + 0.5, edge id (k(m+1) + j)(m+1) + i), in layers 0..m-1 by the lower z of
+ * each polygon: quads on the bottom and the sides, the top split into triangles. Points
+ * 6m^2 + 2, polygons 7m^2; large enough that the streamed arrays take several chunks. */
+static int make_cube(int m, poly *p)
+{
+    int n = 0;
+    uint64_t M = (uint64_t)m + 1;
+#define NODE(i, j, k) {(i) + 0.5, (j) + 0.5, (k) + 0.5}
+#define ID(i, j, k) (((uint64_t)(k) * M + (uint64_t)(j)) * M + (uint64_t)(i))
+    for (int k = 0; k < m; k++) {
+        if (k == 0)
+            for (int j = 0; j < m; j++)
+                for (int i = 0; i < m; i++)
+                    p[n++] = (poly){4, {NODE(i, j, 0), NODE(i, j + 1, 0), NODE(i + 1, j + 1, 0),
+                                        NODE(i + 1, j, 0)},
+                                    {ID(i, j, 0), ID(i, j + 1, 0), ID(i + 1, j + 1, 0),
+                                     ID(i + 1, j, 0)}, 1.5, 7, k};
+        for (int i = 0; i < m; i++) {
+            p[n++] = (poly){4, {NODE(i, 0, k), NODE(i + 1, 0, k), NODE(i + 1, 0, k + 1),
+                                NODE(i, 0, k + 1)},
+                            {ID(i, 0, k), ID(i + 1, 0, k), ID(i + 1, 0, k + 1), ID(i, 0, k + 1)},
+                            1.5, 7, k};
+            p[n++] = (poly){4, {NODE(i, m, k), NODE(i, m, k + 1), NODE(i + 1, m, k + 1),
+                                NODE(i + 1, m, k)},
+                            {ID(i, m, k), ID(i, m, k + 1), ID(i + 1, m, k + 1), ID(i + 1, m, k)},
+                            1.5, 7, k};
+            p[n++] = (poly){4, {NODE(0, i, k), NODE(0, i, k + 1), NODE(0, i + 1, k + 1),
+                                NODE(0, i + 1, k)},
+                            {ID(0, i, k), ID(0, i, k + 1), ID(0, i + 1, k + 1), ID(0, i + 1, k)},
+                            1.5, 7, k};
+            p[n++] = (poly){4, {NODE(m, i, k), NODE(m, i + 1, k), NODE(m, i + 1, k + 1),
+                                NODE(m, i, k + 1)},
+                            {ID(m, i, k), ID(m, i + 1, k), ID(m, i + 1, k + 1), ID(m, i, k + 1)},
+                            1.5, 7, k};
+        }
+        if (k == m - 1)
+            for (int j = 0; j < m; j++)
+                for (int i = 0; i < m; i++) {
+                    p[n++] = (poly){3, {NODE(i, j, m), NODE(i + 1, j, m), NODE(i + 1, j + 1, m)},
+                                    {ID(i, j, m), ID(i + 1, j, m), ID(i + 1, j + 1, m)}, 1.5, 8,
+                                    k};
+                    p[n++] = (poly){3, {NODE(i, j, m), NODE(i + 1, j + 1, m), NODE(i, j + 1, m)},
+                                    {ID(i, j, m), ID(i + 1, j + 1, m), ID(i, j + 1, m)}, 1.5, 8,
+                                    k};
+                }
+    }
+#undef NODE
+#undef ID
+    return n;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Distinct edge ids of the polygons of layers [k0, k1): the points they make, merged. */
+static size_t distinct_ids(const poly *p, int np, int k0, int k1)
+{
+    uint64_t *ids = malloc((4 * (size_t)np + 1) * sizeof *ids);
+    size_t n = 0, d = 0;
+    for (int i = 0; i < np; i++)
+        if (p[i].layer >= k0 && p[i].layer < k1)
+            for (int k = 0; k < p[i].nv; k++) ids[n++] = p[i].e[k];
+    qsort(ids, n, sizeof *ids, cmp_u64);
+    for (size_t i = 0; i < n; i++) d += i == 0 || ids[i] != ids[i - 1];
+    free(ids);
+    return d;
+}
+
+static size_t total_conn(const poly *p, int np)
+{
+    size_t n = 0;
+    for (int i = 0; i < np; i++) n += (size_t)p[i].nv;
     return n;
 }
 
@@ -198,8 +279,8 @@ static void test_text(pv_ctx *ctx, const char *dir, const char *name, const poly
     pv_status st = add_mine(ctx, w, p, np, L, false, 0, np);
     pv_mesh_counts c;
     PV_CHECK(pv_mesh_close_counts(ctx, w, st, &c) == PV_OK);
-    PV_CHECK_EQ(c.polys, 4 * L + 8);
-    PV_CHECK_EQ(c.points, 16 * L + 24);
+    PV_CHECK_EQ(c.polys, np);
+    PV_CHECK_EQ(c.points, total_conn(p, np));
     if (ctx->rank == 0) {
         char *got = slurp(path, NULL);
         PV_CHECK_STR(got, want.s);
@@ -296,14 +377,17 @@ static void vtp_free(vtp *v)
 /* The merged .vtp describes exactly the stream: polygons in order, points merged. */
 static void check_vtp_content(const vtp *v, const poly *p, int np, int L)
 {
-    PV_CHECK_EQ(v->npoints, 4 * (L + 1) + 2);
+    PV_CHECK_EQ(v->npoints, distinct_ids(p, np, 0, L));
     PV_CHECK_EQ(v->npolys, np);
-    PV_CHECK_EQ(v->nconn, 16 * L + 24);
+    PV_CHECK_EQ(v->nconn, total_conn(p, np));
     if (v->npolys != (unsigned long long)np) return;
     /* edge ids unique among the points */
+    uint64_t *ids = malloc((v->npoints + 1) * sizeof *ids);
+    memcpy(ids, v->edge, v->npoints * sizeof *ids);
+    qsort(ids, v->npoints, sizeof *ids, cmp_u64);
     int dup = 0;
-    for (size_t i = 0; i < v->npoints; i++)
-        for (size_t j = i + 1; j < v->npoints; j++) dup += v->edge[i] == v->edge[j];
+    for (size_t i = 1; i < v->npoints; i++) dup += ids[i] == ids[i - 1];
+    free(ids);
     PV_CHECK_EQ(dup, 0);
     int bad = 0;
     int64_t at = 0;
@@ -332,7 +416,7 @@ static void check_vtp_content(const vtp *v, const poly *p, int np, int L)
 }
 
 static void test_vtp(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np,
-                     int L)
+                     int L, size_t round_items)
 {
     char *path = pv_asprintf("%s/%s.vtp", dir, name);
     char *alt = pv_asprintf("%s/%s_rank0.vtp", dir, name);
@@ -344,9 +428,9 @@ static void test_vtp(pv_ctx *ctx, const char *dir, const char *name, const poly 
     pv_status st = add_mine(ctx, w, p, np, L, false, 0, np);
     pv_mesh_counts c;
     PV_CHECK(pv_mesh_close_counts(ctx, w, st, &c) == PV_OK);
-    PV_CHECK_EQ(c.points, 4 * (L + 1) + 2);
+    PV_CHECK_EQ(c.points, distinct_ids(p, np, 0, L));
     PV_CHECK_EQ(c.polys, np);
-    PV_CHECK_EQ(c.conn, 16 * L + 24);
+    PV_CHECK_EQ(c.conn, total_conn(p, np));
     PV_CHECK_EQ(ctx->mem_current, mem0);
 
     w = pv_mesh_open(ctx, alt, &GEOM);
@@ -354,7 +438,7 @@ static void test_vtp(pv_ctx *ctx, const char *dir, const char *name, const poly 
     PV_CHECK(pv_mesh_close(ctx, w, st) == PV_OK);
 
     w = pv_mesh_open(ctx, rnd, &GEOM);
-    pv_mesh_set_round_items(w, 1); /* one id per destination per round: many rounds */
+    pv_mesh_set_round_items(w, round_items); /* few ids per round: many rounds */
     st = add_mine(ctx, w, p, np, L, false, 0, np);
     PV_CHECK(pv_mesh_close(ctx, w, st) == PV_OK);
 
@@ -397,18 +481,12 @@ static void test_pvtp(pv_ctx *ctx, const char *dir, const char *name, const poly
             /* what rank r added: its polygons, points merged within it */
             int k0, k1, npr = 0, nconn = 0;
             layers(L, ctx->nranks, r, &k0, &k1);
-            uint64_t ids[4 * 64 + 8];
-            int nid = 0;
             for (int i = 0; i < np; i++) {
                 if (p[i].layer < k0 || p[i].layer >= k1) continue;
                 npr++;
                 nconn += p[i].nv;
-                for (int k = 0; k < p[i].nv; k++) {
-                    bool seen = false;
-                    for (int j = 0; j < nid; j++) seen = seen || ids[j] == p[i].e[k];
-                    if (!seen) ids[nid++] = p[i].e[k];
-                }
             }
+            size_t nid = distinct_ids(p, np, k0, k1);
             vtp v;
             PV_CHECK(parse_vtp(piece, &v));
             PV_CHECK_EQ(v.npolys, npr);
@@ -542,16 +620,19 @@ int main(int argc, char **argv)
     MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
     PV_CHECK(dir[0] != '\0');
 
-    poly p[4 * 64 + 8];
-    /* L = 5: every rank has layers at up to 4 ranks; L = 2 leaves ranks empty at 3+ */
-    const int Ls[2] = {5, 2};
-    const char *names[2] = {"box", "small"};
-    for (int t = 0; t < 2 && dir[0]; t++) {
+    /* L = 5: every rank has layers at up to 4 ranks; L = 2 leaves ranks empty at 3+; the
+     * cube (160 layers) streams several chunks and spools many text chunks */
+    enum { CUBE = 160 };
+    poly *p = malloc(7 * CUBE * CUBE * sizeof *p);
+    const int Ls[3] = {5, 2, CUBE};
+    const char *names[3] = {"box", "small", "cube"};
+    for (int t = 0; t < 3 && dir[0]; t++) {
         int L = Ls[t];
-        int np = make_tube(L, p);
-        PV_CHECK_EQ(np, 4 * L + 8);
+        int np = t < 2 ? make_tube(L, p) : make_cube(L, p);
+        PV_CHECK_EQ(np, t < 2 ? 4 * L + 8 : 7 * L * L);
+        if (t == 2) PV_CHECK_EQ(distinct_ids(p, np, 0, L), 6 * L * L + 2);
         test_text(ctx, dir, names[t], p, np, L);
-        test_vtp(ctx, dir, names[t], p, np, L);
+        test_vtp(ctx, dir, names[t], p, np, L, t < 2 ? 1 : 4096);
         test_pvtp(ctx, dir, names[t], p, np, L);
         if (t == 0) test_failures(ctx, dir, p, np, L);
     }
@@ -560,20 +641,22 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     if (!(keep && *keep) && ctx->rank == 0 && dir[0]) {
         const char *files[] = {"box.txt", "box.vtp", "box.pvtp", "small.txt", "small.vtp",
-                               "small.pvtp", "open.vtp", "nonmanifold.vtp"};
+                               "small.pvtp", "cube.txt", "cube.vtp", "cube.pvtp", "open.vtp",
+                               "nonmanifold.vtp"};
         for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
             char *f = pv_asprintf("%s/%s", dir, files[k]);
             remove(f);
             free(f);
         }
         for (int r = 0; r < ctx->nranks; r++)
-            for (int t = 0; t < 2; t++) {
+            for (int t = 0; t < 3; t++) {
                 char *f = pv_asprintf("%s/%s_%d.vtp", dir, names[t], r);
                 remove(f);
                 free(f);
             }
         PV_CHECK(rmdir(dir) == 0); /* nothing else was left behind */
     }
+    free(p);
 
     int fails = pv_test_failures, all = 0;
     MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
