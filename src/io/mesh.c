@@ -9,8 +9,8 @@
  * holds more than a chunk. With an every-rank sink each rank spools, and rank r's spool is
  * broadcast from r in turn, so all ranks see the same lines.
  *
- * VTK formats: polygons are stored (points merged by edge id through an open-addressing
- * hash, growable arrays through PV_GROW) and written at close by mesh_merge.c and
+ * VTK formats: polygons are stored (points merged by edge id through the hash of
+ * mesh_hash.c, growable arrays through PV_GROW) and written at close by mesh_merge.c and
  * mesh_vtk.c.
  *
  * Files are written to "<name>.tmp" and renamed once every rank has succeeded (ARCH-13);
@@ -19,7 +19,6 @@
 #include "mesh_int.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,86 +52,6 @@ static pv_status fail(pv_mesh_writer *w, pv_status st)
 static char *tmp_name(const char *path)
 {
     return pv_asprintf("%s.tmp", path);
-}
-
-/* ---- hash ------------------------------------------------------------------------ */
-
-uint64_t pv_mesh_mix(uint64_t x)
-{
-    /* a 64-bit finaliser (xor-shift-multiply): spreads neighbouring edge ids */
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
-bool pv_mesh_hash_init(pv_ctx *ctx, mesh_hash *h, size_t cap)
-{
-    size_t c = 64;
-    while (c < cap) c *= 2;
-    size_t kb, vb;
-    if (!pv_mul_size(c, sizeof *h->key, &kb) || !pv_mul_size(c, 2 * sizeof *h->val, &vb)) {
-        pv_err(ctx, PV_ENOMEM, "out of memory");
-        return false;
-    }
-    uint64_t *key = pv_alloc(ctx, kb);
-    int64_t *val = key ? pv_alloc(ctx, vb) : NULL;
-    if (!val) {
-        pv_free(ctx, key, kb);
-        return false;
-    }
-    memset(key, 0xff, kb); /* every slot PV_MESH_NO_EDGE */
-    *h = (mesh_hash){key, val, c, 0};
-    return true;
-}
-
-void pv_mesh_hash_free(pv_ctx *ctx, mesh_hash *h)
-{
-    pv_free(ctx, h->key, h->cap * sizeof *h->key);
-    pv_free(ctx, h->val, h->cap * 2 * sizeof *h->val);
-    memset(h, 0, sizeof *h);
-}
-
-int64_t pv_mesh_hash_find(const mesh_hash *h, uint64_t key)
-{
-    if (!h->cap) return -1;
-    size_t mask = h->cap - 1;
-    for (size_t s = (size_t)pv_mesh_mix(key) & mask;; s = (s + 1) & mask) {
-        if (h->key[s] == key) return (int64_t)s;
-        if (h->key[s] == PV_MESH_NO_EDGE) return -1;
-    }
-}
-
-int64_t pv_mesh_hash_slot(pv_ctx *ctx, mesh_hash *h, uint64_t key, bool *isnew)
-{
-    *isnew = false;
-    if (2 * (h->n + 1) > h->cap) {
-        mesh_hash g;
-        if (!pv_mesh_hash_init(ctx, &g, h->cap ? 2 * h->cap : 64)) return -1;
-        for (size_t s = 0; s < h->cap; s++) {
-            if (h->key[s] == PV_MESH_NO_EDGE) continue;
-            size_t t = (size_t)pv_mesh_mix(h->key[s]) & (g.cap - 1);
-            while (g.key[t] != PV_MESH_NO_EDGE) t = (t + 1) & (g.cap - 1);
-            g.key[t] = h->key[s];
-            g.val[2 * t] = h->val[2 * s];
-            g.val[2 * t + 1] = h->val[2 * s + 1];
-        }
-        g.n = h->n;
-        pv_mesh_hash_free(ctx, h);
-        *h = g;
-    }
-    size_t mask = h->cap - 1;
-    size_t s = (size_t)pv_mesh_mix(key) & mask;
-    while (h->key[s] != key && h->key[s] != PV_MESH_NO_EDGE) s = (s + 1) & mask;
-    if (h->key[s] == PV_MESH_NO_EDGE) {
-        h->key[s] = key;
-        h->val[2 * s] = h->val[2 * s + 1] = -1;
-        h->n++;
-        *isnew = true;
-    }
-    return (int64_t)s;
 }
 
 /* ---- open ------------------------------------------------------------------------ */

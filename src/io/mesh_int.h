@@ -61,7 +61,7 @@ struct pv_mesh_writer {
  * rank), to exercise several rounds with a small mesh. */
 void pv_mesh_set_round_items(pv_mesh_writer *w, size_t items);
 
-/* ---- hash (mesh.c) ---- */
+/* ---- hash (mesh_hash.c) ---- */
 bool pv_mesh_hash_init(pv_ctx *ctx, mesh_hash *h, size_t cap);
 void pv_mesh_hash_free(pv_ctx *ctx, mesh_hash *h);
 /* The slot of key (inserted with val = {-1, -1} if new, *isnew set); -1 on allocation
