@@ -42,3 +42,12 @@ foreach(pair "1;3" "2;1" "3;2")
   set_tests_properties(io.ckpt_resume.np${np1}to${np2} PROPERTIES
     LABELS "io;mpi" PROCESSORS 2 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
 endforeach()
+# The mesh writer's files through VTK (ParaView's pvpython): test_mesh_mpi keeps its meshes
+# and check_mesh.py counts boundary and non-manifold edges (run_mesh_paraview.sh).
+foreach(np 1 3)
+  add_test(NAME io.mesh_paraview.np${np}
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_mesh_paraview.sh $<TARGET_FILE:io_test_mesh_mpi>
+            ${MPIEXEC_EXECUTABLE} ${np})
+  set_tests_properties(io.mesh_paraview.np${np} PROPERTIES
+    LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()
