@@ -6,7 +6,7 @@
 # Run from the project root (the pictures go to out/):
 #     mpirun -n 2 pvox examples/dipole.gp
 #
-# Writes out/a1_charges.png .. out/a8_nested.png (a7, a8: once isosurfaces are drawn) and the frames out/slfr00.png ..
+# Writes out/a1_charges.png .. out/a8_nested.png and the frames out/slfr00.png ..
 # out/slfr09.png (join them with `convert out/slfr*.png slfr.gif`).
 
 # ---- common preliminaries (shared by every scene of the article) ------------------------

@@ -64,6 +64,8 @@ typedef struct pv_options {
     const char *checkpoint;  /* --checkpoint FILE: save all grids after grid changes */
     double checkpoint_every; /* --checkpoint-every SECONDS: at most one save per interval */
     const char *resume;      /* --resume FILE: replay the script from this checkpoint */
+    long batch_triangles;    /* --batch-triangles N: triangles a rank rasterises at once
+                                before compositing them and going on (0 = default) */
 } pv_options;
 
 typedef struct pv_ctx {

@@ -31,6 +31,7 @@ typedef enum pv_scene_kind {
     PV_SCENE_VOXELS = 0,     /* splot $grid with points|dots */
     PV_SCENE_POINTS,         /* data with points|dots */
     PV_SCENE_PM3D,           /* data with pm3d (a '++' sampled surface or gridded data) */
+    PV_SCENE_ISO,            /* splot $grid with isosurface level L (drawn by pv_scene_iso) */
     PV_SCENE_SKIPPED         /* parsed, not drawn by this version: `why` says so */
 } pv_scene_kind;
 
@@ -52,7 +53,7 @@ typedef struct pv_scene_elem {
     int number;              /* 1-based position in the plot command (default lt / pt) */
     pv_scene_style st;
     char *title;             /* key title, malloc'd (NULL: none) */
-    const pv_grid *grid;     /* PV_SCENE_VOXELS (borrowed) */
+    const pv_grid *grid;     /* PV_SCENE_VOXELS, PV_SCENE_ISO (borrowed) */
     /* data: nrows rows of ncols using values (NaN undefined), tracked memory */
     double *vals;
     int ncols;
@@ -124,6 +125,17 @@ typedef struct pv_scene_frame {
     double linewidth;        /* the terminal's linewidth (<= 0: 1) */
     double jitter;           /* `set jitter` spread in voxel spacings (0: off) */
     pv_fill fill;            /* `set style fill` (an element's `fs` overrides it) */
+    /* isosurfaces (GP-7) */
+    bool iso_mixed;          /* `set isosurface mixed` (default) / `triangles` */
+    int iso_inside;          /* `insidecolor N` offset (default 1), 0 = `noinsidecolor` */
+    const pv_light *light;   /* `set pm3d lighting` (NULL: unlit) */
+    bool pm3d_border;        /* `set pm3d border`: outline each polygon */
+    pv_rgba8 border_color;   /* its colour and width (pixels) */
+    double border_width;
+    /* a frame drawn in z steps (isosurfaces): only voxel points of node planes with world
+     * z in [vlo, vhi) this step (vclip false: all of the rank's planes) */
+    bool vclip;
+    double vlo, vhi;
 } pv_scene_frame;
 
 /* Order number of item `item` of the element with 1-based position `elem`: later
@@ -183,6 +195,38 @@ typedef pv_status (*pv_quad_fn)(void *ud, const pv_scene_quad *q);
  * cut to zmin <= z <= zmax; quads with an undefined corner are dropped. Not collective. */
 pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, pv_quad_fn fn,
                               void *ud);
+
+/* ---- isosurfaces (`splot $grid with isosurface level L`, GP-7) ------------------------ */
+
+/* One extraction pass: every isosurface element of one grid in a plot, so that one pass
+ * over the voxels serves all their levels (the article's 201 nested levels). Cell layers
+ * are extracted bottom up in steps (pv_scene_iso_draw), each step's facets coloured,
+ * lit, clipped to the z range and added to the rasteriser, so the caller can render and
+ * composite between steps and never hold every triangle of a big grid. */
+typedef struct pv_scene_iso {
+    const pv_grid *grid;
+    const float *ghost;      /* plane z1 of the grid from the upper neighbour, or NULL */
+    int nelem;
+    const pv_scene_elem **elem; /* the elements (tracked, nelem), level i = elem[i] */
+    double *levels;          /* nelem levels (tracked) */
+    int64_t k_next, k_end;   /* next cell layer to extract, one past this rank's last */
+    bool cut;                /* the grid is not the slab grid: let the raster cut facets */
+    uint64_t tris;           /* triangles added so far */
+} pv_scene_iso;
+
+/* Set up a pass over the `n` isosurface elements elem[] (all of grid g) with g's ghost
+ * plane (NULL on the rank holding the grid's last plane). `slab_grid` is the grid whose
+ * planes bound the ranks' slabs (pv_scene_slab). PV_ENOMEM recorded on failure. */
+pv_status pv_scene_iso_init(pv_ctx *ctx, pv_scene_iso *it, const pv_grid *g,
+                            const pv_grid *slab_grid, const pv_scene_elem *const *elem, int n,
+                            const float *ghost);
+void pv_scene_iso_fini(pv_ctx *ctx, pv_scene_iso *it);
+/* World z of the lower node plane of cell layer k. */
+double pv_scene_iso_layer_z(const pv_scene_iso *it, int64_t k);
+/* Extract this rank's next cell layers whose lower node plane lies below world z `zhi`
+ * (+INFINITY: all that remain), adding their facets to r. Not collective. */
+pv_status pv_scene_iso_draw(pv_ctx *ctx, const pv_scene_frame *F, pv_scene_iso *it, double zhi,
+                            pv_raster *r);
 
 /* ---- slab clipping ------------------------------------------------------------------- */
 

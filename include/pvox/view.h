@@ -375,4 +375,29 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v);
 /* Free the items. f can be reused (or zero-initialised) afterwards. */
 void pv_frame_fini(pv_frame *f);
 
+/* =====================================================================================
+ * 6. Lighting (`set pm3d lighting`, GP-7.6), a shading step for filled polygons
+ * ===================================================================================== */
+
+typedef struct pv_light {
+    double primary, specular, spec2; /* clamped to [0,1] */
+    double ambient, phong;           /* gnuplot's fixed 1 and 5 */
+    double l[3];                     /* unit light vector (fixed light angles 45, -45) */
+    double psi, phi;                 /* -rot_z, -rot_x in radians */
+    double w[3];                     /* normal component weights (sy*sz, sx*sz, sx*sy) */
+} pv_light;
+
+/* The light of `set pm3d lighting primary p specular s spec2 s2` for the view v. */
+void pv_light_setup(pv_light *L, const pv_view3d *v, double primary, double specular,
+                    double spec2);
+
+/* The lit colour of a polygon whose first vertices are v[0..nv-1] in normalised view
+ * coordinates (pv_view_map): gnuplot's arithmetic for isosurface facets (the normal of
+ * the first triangle, weighted and rotated back to the fixed light; if that triangle is
+ * degenerate, vertices 0, 1, 3; if that is degenerate too, the colour is returned
+ * unlit). rgb is 0..255 per channel, the result truncated to 8 bits as gnuplot does;
+ * alpha is kept. */
+void pv_light_shade(const pv_light *L, const double (*v)[3], int nv, const uint8_t rgb[3],
+                    uint8_t out[3]);
+
 #endif /* PVOX_VIEW_H */

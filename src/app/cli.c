@@ -103,7 +103,8 @@ static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
 {
     static const char *const names[] = {"-e", "-o", "--outdir", "--threads", "--max-memory",
                                          "--fail-alloc-at", "--checkpoint",
-                                         "--checkpoint-every", "--resume"};
+                                         "--checkpoint-every", "--resume",
+                                         "--batch-triangles"};
     const char *val = NULL;
     int which = -1;
     for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
@@ -148,6 +149,10 @@ static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
         cli->opt.checkpoint_every = sec;
         return PV_OK;
     }
+    case 9:
+        if (!parse_count(val, &cli->opt.batch_triangles) || cli->opt.batch_triangles < 1)
+            return usage(cli, "invalid triangle count '%s' (expected a positive integer)", val);
+        return PV_OK;
     default: return PV_EINTERNAL;
     }
 }
@@ -265,6 +270,9 @@ void pv_cli_print_help(FILE *f)
           "  --threads N          OpenMP threads per rank (default: OMP_NUM_THREADS or all\n"
           "                       cores)\n"
           "  --max-memory SIZE    memory limit per rank used by the grid size check, e.g. 4G\n"
+          "  --batch-triangles N  triangles a rank rasterises before compositing them and\n"
+          "                       going on (default 2000000; bounds the memory of big\n"
+          "                       isosurface frames)\n"
           "  --progress           progress bars on stderr (default when stderr is a terminal)\n"
           "  --no-progress        no progress bars\n"
           "  -q, --quiet          no progress bars and no informational log lines\n"

@@ -49,6 +49,8 @@ pv_status pv_out_line(pv_interp *I, pv_out *o, const char *line)
         return PV_OK;
     case PV_OUT_DATABLOCK:
         return pv_exec_datablock_append(I, o->name, line);
+    case PV_OUT_MESH:
+        return PV_OK;
     }
     return PV_OK;
 }

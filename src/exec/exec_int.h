@@ -27,7 +27,9 @@ typedef enum pv_out_kind {
     PV_OUT_STDERR = 0, /* gnuplot's default for print */
     PV_OUT_STDOUT,     /* "-" */
     PV_OUT_FILE,       /* a file, open on rank 0 only */
-    PV_OUT_DATABLOCK   /* lines appended to a datablock on every rank */
+    PV_OUT_DATABLOCK,  /* lines appended to a datablock on every rank */
+    PV_OUT_MESH        /* `set table "x.vtp"|"x.pvtp"`: a mesh file written by the mesh
+                          writer per splot (isosurfaces only; text lines are dropped) */
 } pv_out_kind;
 
 typedef struct pv_out {
@@ -53,6 +55,9 @@ struct pv_interp {
     char *script_name;       /* the first script run (default frame names, DEC-10) */
     long default_frames;     /* frames written under default names so far */
     char *last_splot;        /* text after `splot` of the last splot run (for replot) */
+    const char *skip_warned[32]; /* element kinds already reported as not drawn (their
+                                    static `why` texts): each is named once per script */
+    int nskip_warned;
     struct pv_ckpt {         /* --checkpoint / --resume (ckpt.c) */
         int64_t seq;         /* grid changes run so far (replayed ones included) */
         int64_t replay_until;/* --resume: the first this many grid changes are skipped */
@@ -180,5 +185,9 @@ pv_status pv_cmd_continue(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_set_table(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_unset_table(pv_interp *I, pv_cursor *c, bool exec);
+
+/* True the first time an element kind (its static `why` text) is skipped in this run:
+ * each kind pvox does not draw is named once per script (exec/plot.c). */
+bool pv_plot_first_skip(pv_interp *I, const char *why);
 
 #endif /* PV_EXEC_INT_H */

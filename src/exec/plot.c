@@ -369,6 +369,27 @@ static pv_status collect_event(void *ud, pv_data_event ev, const pv_data_point *
     return pv_scene_add_row(cc->ctx, cc->e, pt->vals, pt->nvals);
 }
 
+/* What a skipped element's warning names (static text: the once-per-kind key). */
+static const char *skipped_style_name(pv_plot_style st)
+{
+    switch (st) {
+    case PV_STYLE_LINES: return "`with lines`";
+    case PV_STYLE_LINESPOINTS: return "`with linespoints`";
+    case PV_STYLE_IMPULSES: return "`with impulses`";
+    case PV_STYLE_SURFACE: return "`with surface`";
+    default: return "this plot style";
+    }
+}
+
+bool pv_plot_first_skip(pv_interp *I, const char *why)
+{
+    for (int k = 0; k < I->nskip_warned; k++)
+        if (I->skip_warned[k] == why) return false;
+    if (I->nskip_warned < (int)(sizeof I->skip_warned / sizeof I->skip_warned[0]))
+        I->skip_warned[I->nskip_warned++] = why;
+    return true;
+}
+
 /* Classify a rendered splot element and gather its data. `style` is the style word
  * given with `with` (NULL: none). */
 static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, bool is_data,
@@ -378,7 +399,7 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     bool has_style = style != NULL;
     if (!is_data) {
         re->kind = PV_SCENE_SKIPPED;
-        re->why = "function surfaces (splot f(x,y))";
+        re->why = "function surfaces (`splot f(x,y)`)";
         return PV_OK;
     }
     pv_grid *g = ds->kind == PV_DS_DATABLOCK ? pv_gridset_find(I, ds->name) : NULL;
@@ -394,8 +415,7 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
             return pv_source_error(I->ctx, PV_ESYNTAX, c->tl->src, ds->name_off,
                                    "isosurface requires a level");
         if (has_style && rs->style == PV_STYLE_ISOSURFACE) {
-            re->kind = PV_SCENE_SKIPPED;
-            re->why = "isosurfaces (with isosurface)";
+            re->kind = PV_SCENE_ISO;
         } else {
             re->kind = PV_SCENE_VOXELS; /* any other style falls back to dots (GP-6.1) */
             if (!has_style || rs->style != PV_STYLE_POINTS) rs->style = PV_STYLE_DOTS;
@@ -410,7 +430,7 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     else if (rs->style == PV_STYLE_PM3D) re->kind = PV_SCENE_PM3D;
     else {
         re->kind = PV_SCENE_SKIPPED;
-        re->why = has_style && !strcmp(style, "l$ines") ? "the lines style" : "this plot style";
+        re->why = skipped_style_name(rs->style);
         return PV_OK;
     }
     pv_status st = PV_OK;
@@ -433,6 +453,26 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     return st;
 }
 
+/* Do the element's clauses (from the cursor to the next `,` outside brackets) say `with
+ * isosurface`? (`set table` records only such elements for drawing: a mesh.) */
+static bool clauses_are_iso(pv_cursor *c)
+{
+    size_t save = c->pos;
+    int depth = 0;
+    bool iso = false;
+    while (!pv_cur_at_end(c) && !(depth == 0 && pv_cur_is_op(c, ","))) {
+        if (pv_cur_is_op(c, "(") || pv_cur_is_op(c, "[") || pv_cur_is_op(c, "{")) depth++;
+        else if (pv_cur_is_op(c, ")") || pv_cur_is_op(c, "]") || pv_cur_is_op(c, "}")) depth--;
+        if (depth == 0 && pv_cur_accept_word(c, "w$ith")) {
+            iso = pv_cur_is_word(c, "iso$surface");
+            continue;
+        }
+        pv_cur_next(c);
+    }
+    c->pos = save;
+    return iso;
+}
+
 static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
 {
     plot_state *ps = ud;
@@ -453,7 +493,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     const char *style = NULL;
     ps->number++;
     pv_scene_elem *re = NULL;
-    if (st == PV_OK && exec && ps->is_splot && !I->table_on) {
+    if (st == PV_OK && exec && ps->is_splot && (!I->table_on || clauses_are_iso(c))) {
         if (!PV_GROW(I->ctx, ps->re, ps->capre, ps->nre + 1)) {
             pv_data_spec_fini(&ds);
             return I->ctx->err_code;
@@ -474,6 +514,15 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
         if (is_table && is_data) {
             st = pv_plot_write_table(I, c, ps, &ds);
             st = st == PV_OK ? pv_plot_add_curve(ps, false, NULL) : st;
+        } else if (I->table_on && re && style && !strcmp(style, "iso$surface")) {
+            /* isosurfaces are written as a mesh after the command (plot_mesh.c) */
+            re->title = NULL;
+            st = collect_element(I, c, ps, is_data, &ds, style, re);
+            if (st == PV_OK && re->kind == PV_SCENE_ISO) ps->nre++;
+            else if (st == PV_OK) pv_scene_elem_fini(I->ctx, re);
+            else pv_scene_elem_fini(I->ctx, re);
+            re = NULL;
+            if (st == PV_OK) st = pv_plot_add_curve(ps, false, NULL);
         } else if (I->table_on && is_data) {
             /* gnuplot's default title: the source and its modifiers as written */
             if (!title && !notitle && spec_end > spec_start) {
@@ -567,6 +616,8 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
     }
     if (st == PV_OK) st = pv_exec_expect_end(c);
     if (st == PV_OK && exec && I->table_on) st = pv_plot_write_curves(I, &ps);
+    if (st == PV_OK && exec && I->table_on && ps.nre > 0)
+        st = pv_plot_write_mesh(I, c, plot_off, ps.re, (int)ps.nre);
     if (st == PV_OK && exec && ps.is_splot && c->end > 0) {
         size_t text1 = c->tl->tok[c->end - 1].end;
         char *t = text1 > text0 ? strndup(c->tl->src->text + text0, text1 - text0) : NULL;
@@ -584,10 +635,15 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
         if (!any)
             st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, plot_off,
                                  "no functions or data to plot");
-        else if (!drawable) /* only what this version cannot draw: no empty picture */
-            pv_source_warn(I->ctx, c->tl->src, plot_off,
-                           "%s are not drawn by this version of pvox: nothing to draw, "
-                           "no picture written", ps.re[0].why);
+        else if (!drawable) { /* only what this version cannot draw: no empty picture */
+            const char *why = NULL;
+            for (size_t k = 0; k < ps.nre && !why; k++)
+                if (ps.re[k].why && pv_plot_first_skip(I, ps.re[k].why)) why = ps.re[k].why;
+            if (why)
+                pv_source_warn(I->ctx, c->tl->src, plot_off,
+                               "%s: not drawn by this version of pvox: nothing to draw, "
+                               "no picture written", why);
+        }
         else
             st = pv_render_splot(I, c, plot_off, ps.re, (int)ps.nre);
     }

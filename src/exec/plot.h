@@ -60,5 +60,10 @@ pv_status pv_plot_tabulate_curve(pv_interp *I, pv_cursor *c, plot_state *ps,
                                  const pv_data_spec *ds);
 pv_status pv_plot_write_curves(pv_interp *I, plot_state *ps);
 void pv_plot_free_curves(plot_state *ps);
+/* `set table` + splot of isosurfaces: write the facets of the n isosurface elements e[] to
+ * the table destination as a mesh (text, .vtp or .pvtp by its name; plot_mesh.c).
+ * Collective. */
+pv_status pv_plot_write_mesh(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e,
+                             int n);
 
 #endif

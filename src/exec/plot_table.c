@@ -10,6 +10,8 @@
  */
 #include "plot.h"
 
+#include "pvox/mesh.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +302,9 @@ pv_status pv_cmd_set_table(pv_interp *I, pv_cursor *c, bool exec)
         if ((st = pv_parse_expr(c, &code)) == PV_OK && exec) {
             st = pv_eval_string(I->env, code, &name);
             if (st == PV_OK) kind = strcmp(name, "-") == 0 ? PV_OUT_STDOUT : PV_OUT_FILE;
+            /* a VTK name: isosurface meshes only, written by the mesh writer per splot */
+            if (st == PV_OK && kind == PV_OUT_FILE && pv_mesh_format_of(name) != PV_MESH_TEXT)
+                kind = PV_OUT_MESH;
         }
         pv_code_destroy(code);
     }

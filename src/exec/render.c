@@ -84,7 +84,7 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
     fr->uses_palette = false;
     for (int k = 0; k < n; k++) {
         const pv_scene_elem *el = &e[k];
-        if (el->kind == PV_SCENE_VOXELS) {
+        if (el->kind == PV_SCENE_VOXELS || el->kind == PV_SCENE_ISO) {
             for (int a = 0; a < 3; a++) {
                 acc_add(&acc[a], el->grid->min[a]);
                 acc_add(&acc[a], el->grid->max[a]);
@@ -238,6 +238,18 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                 ke->sample = PV_KS_BOX;
                 pv_rgba8 c = pv_scene_rgba(pv_pal_rgb8(&C->pal, 0.5));
                 ke->argb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
+            } else if (el->kind == PV_SCENE_ISO) {
+                /* a box in the front colour, outlined in it (gnuplot's isosurface key) */
+                ke->sample = PV_KS_BOX;
+                pv_rgba8 c = el->st.lp.lc.kind == PV_COLOR_PALETTE_Z
+                                 ? pv_scene_rgba(pv_pal_rgb8(&C->pal, 0.5))
+                             : s->iso_inside_offset > 0
+                                 ? pv_scene_rgba(C->lt_rgb(C->lt_ud, el->st.lp.lt > 0 ? el->st.lp.lt
+                                                                                     : el->number))
+                                 : pv_scene_item_color(C, el, (double)NAN, (double)NAN);
+                ke->argb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
+                ke->box_border = true;
+                ke->border_argb = ke->argb;
             } else {
                 ke->sample = PV_KS_POINT;
                 ke->pt = el->st.style == PV_STYLE_DOTS ? 0
@@ -325,13 +337,147 @@ static uint32_t lt_rgb(const void *ud, int lt)
     return pv_settings_lt_rgb(ud, lt);
 }
 
+/* =====================================================================================
+ * Isosurface frames: drawn in z steps
+ * ===================================================================================== */
+
+static bool has_iso(const pv_scene_elem *e, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (e[k].kind == PV_SCENE_ISO) return true;
+    return false;
+}
+
+/* One extraction pass per grid that has isosurface elements, with its ghost plane. */
+typedef struct iso_pass {
+    pv_scene_iso it;
+    float *ghost;
+    size_t ghost_bytes;
+} iso_pass;
+
+/* Blend `step` into `acc` (both full-canvas tiles), `step` in front if step_front. */
+static void tile_accumulate(pv_tile *acc, const pv_tile *step, bool step_front)
+{
+    int bx0, by0, bx1, by1;
+    if (!pv_tile_bbox(step, &bx0, &by0, &bx1, &by1)) return;
+    size_t w = (size_t)(bx1 - bx0);
+    for (int y = by0; y < by1; y++) {
+        size_t i = (size_t)y * (size_t)acc->w + (size_t)bx0;
+        float *a = acc->rgba + 4 * i;
+        uint8_t *ac = acc->cover + PV_RASTER_SAMPLES * i;
+        const float *b = step->rgba + 4 * i;
+        const uint8_t *bc = step->cover + PV_RASTER_SAMPLES * i;
+        if (step_front) pv_composite_over(w, b, bc, a, ac, a, ac);
+        else pv_composite_over(w, a, ac, b, bc, a, ac);
+        for (size_t x = 0; x < w; x++) {
+            acc->mask[i + x] |= step->mask[i + x];
+            if (step->depth[i + x] < acc->depth[i + x]) acc->depth[i + x] = step->depth[i + x];
+        }
+    }
+}
+
+/* The frame with isosurfaces. The rank's slab is drawn in steps along z, one node plane
+ * of the slab grid at a time, each step closing when the raster holds the triangle budget:
+ * its facets and the other elements' share of that z range are rendered, then blended
+ * into the rank's tile in visibility order (steps never interleave in depth, as slabs do
+ * not: ARCH-7). Memory stays bounded whatever the triangle count. */
+static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_elem *e, int n,
+                               const pv_grid *sg, pv_raster *r, pv_tile *tile, pv_status st,
+                               uint64_t *ntris)
+{
+    pv_ctx *ctx = I->ctx;
+    /* one pass per grid, in order of first appearance (the same on every rank) */
+    iso_pass pass[16];
+    int npass = 0;
+    const pv_scene_elem **list = pv_alloc(ctx, (size_t)n * sizeof *list);
+    if (!list) st = ctx->err_code ? ctx->err_code : PV_ENOMEM;
+    for (int k = 0; k < n; k++) {
+        if (e[k].kind != PV_SCENE_ISO) continue;
+        bool seen = false;
+        for (int p = 0; p < npass && !seen; p++) seen = pass[p].it.grid == e[k].grid;
+        if (seen) continue;
+        if (npass == (int)(sizeof pass / sizeof pass[0])) {
+            st = pv_err(ctx, PV_ERANGE, "more than %d voxel grids with isosurfaces in one plot",
+                        npass);
+            break;
+        }
+        iso_pass *P = &pass[npass++];
+        memset(P, 0, sizeof *P);
+        P->it.grid = e[k].grid;
+    }
+    st = pv_status_agree(ctx, st);
+    for (int p = 0; p < npass && st == PV_OK; p++) {
+        const pv_grid *g = pass[p].it.grid;
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            if (e[k].kind == PV_SCENE_ISO && e[k].grid == g) list[m++] = &e[k];
+        pass[p].ghost_bytes = (size_t)g->n * (size_t)g->n * sizeof(float);
+        pass[p].ghost = pv_alloc(ctx, pass[p].ghost_bytes);
+        st = pv_status_agree(ctx, pass[p].ghost ? PV_OK : PV_ENOMEM);
+        bool has = false;
+        if (st == PV_OK) st = pv_grid_ghost_upper(ctx, g, pass[p].ghost, &has);
+        if (st == PV_OK)
+            st = pv_scene_iso_init(ctx, &pass[p].it, g, sg, list, m, has ? pass[p].ghost : NULL);
+        st = pv_status_agree(ctx, st);
+    }
+    pv_tile *step = NULL;
+    if (st == PV_OK) {
+        step = pv_tile_create(ctx, tile->canvas_w, tile->canvas_h, 0, 0, tile->w, tile->h);
+        if (!step) st = ctx->err_code ? ctx->err_code : PV_ENOMEM;
+    }
+    if (st == PV_OK) pv_tile_clear(tile);
+    size_t budget = ctx->opt.batch_triangles > 0 ? (size_t)ctx->opt.batch_triangles : 2000000;
+    bool step_front = pv_view_z_facing(SF->view) >= 0; /* higher z nearer: later steps in front */
+    double zlo = SF->zlo, zhi = SF->zhi, zcur = zlo;
+    int64_t kk = sg->z0;
+    bool first = true;
+    while (st == PV_OK) {
+        pv_raster_clear(r);
+        double zb;
+        do {
+            /* the next node plane of the slab grid, or the end of the rank's slab */
+            kk++;
+            zb = kk < sg->z1 ? sg->min[2] + (double)kk * sg->delta[2] : zhi;
+            if (zb > zhi) zb = zhi;
+            /* the last step takes what remains (layers of another grid beyond the slab) */
+            double bound = zb < zhi ? zb : HUGE_VAL;
+            for (int p = 0; p < npass && st == PV_OK; p++)
+                st = pv_scene_iso_draw(ctx, SF, &pass[p].it, bound, r);
+        } while (st == PV_OK && zb < zhi && pv_raster_count_tris(r) < budget);
+        if (st != PV_OK) break;
+        bool last = !(zb < zhi);
+        /* the other elements' share of [zcur, zb) */
+        pv_scene_frame S2 = *SF;
+        S2.zlo = zcur;
+        S2.zhi = zb;
+        S2.vclip = true;
+        S2.vlo = first ? -HUGE_VAL : zcur;
+        S2.vhi = last ? HUGE_VAL : zb;
+        pv_raster_set_slab(r, zcur, zb);
+        for (int k = 0; k < n && st == PV_OK; k++)
+            if (e[k].kind != PV_SCENE_ISO) st = pv_scene_draw(ctx, &S2, &e[k], r);
+        *ntris += pv_raster_count_tris(r);
+        if (st == PV_OK) st = pv_raster_render(ctx, r, first ? tile : step);
+        if (st == PV_OK && !first) tile_accumulate(tile, step, step_front);
+        first = false;
+        zcur = zb;
+        if (last) break;
+    }
+    pv_tile_destroy(ctx, step);
+    for (int p = 0; p < npass; p++) {
+        pv_scene_iso_fini(ctx, &pass[p].it);
+        pv_free(ctx, pass[p].ghost, pass[p].ghost_bytes);
+    }
+    pv_free(ctx, (void *)list, (size_t)n * sizeof *list);
+    return st;
+}
+
 pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e, int n)
 {
     pv_ctx *ctx = I->ctx;
     for (int k = 0; k < n; k++)
-        if (e[k].kind == PV_SCENE_SKIPPED && e[k].why)
-            pv_warn_once(ctx, PV_ONCE_PLOT_NOT_BUILT,
-                         "%s are not drawn by this version of pvox (skipped)", e[k].why);
+        if (e[k].kind == PV_SCENE_SKIPPED && e[k].why && pv_plot_first_skip(I, e[k].why))
+            pv_warn_once(ctx, -1, "%s: not drawn by this version of pvox (skipped)", e[k].why);
     char *path = output_path(I);
     if (!path) return pv_status_agree(ctx, pv_err(ctx, PV_ENOMEM, "out of memory"));
     if (pv_ckpt_skip_plot(I, path)) {
@@ -355,7 +501,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     /* this rank's slab: the first voxel grid of the plot defines it */
     const pv_grid *sg = NULL;
     for (int k = 0; k < n && !sg; k++)
-        if (e[k].kind == PV_SCENE_VOXELS) sg = e[k].grid;
+        if (e[k].kind == PV_SCENE_VOXELS || e[k].kind == PV_SCENE_ISO) sg = e[k].grid;
     const pv_settings *s = I->set;
     pv_scene_frame SF;
     memset(&SF, 0, sizeof SF);
@@ -376,9 +522,31 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
         tile = r ? pv_tile_create(ctx, W, H, 0, 0, W, H) : NULL;
         if (!r || !tile) st = ctx->err_code ? ctx->err_code : pv_err(ctx, PV_ENOMEM, "out of memory");
     }
-    if (r) pv_raster_set_slab(r, SF.zlo, SF.zhi);
-    for (int k = 0; k < n && st == PV_OK; k++) st = pv_scene_draw(ctx, &SF, &e[k], r);
-    if (st == PV_OK) st = pv_raster_render(ctx, r, tile);
+    pv_light light;
+    if (s->pm3d.lighting) {
+        pv_light_setup(&light, &F.view, s->pm3d.primary, s->pm3d.specular, s->pm3d.spec2);
+        SF.light = &light;
+    }
+    SF.iso_mixed = !s->iso_triangles;
+    SF.iso_inside = s->iso_inside_offset;
+    SF.pm3d_border = s->pm3d.border_on;
+    if (SF.pm3d_border) {
+        pv_scene_elem be;
+        pv_scene_elem_init(&be, 1, &s->pm3d.border);
+        SF.border_color = pv_scene_item_color(&C, &be, 0, NAN);
+        SF.border_width = (s->pm3d.border.lw > 0 ? s->pm3d.border.lw : 1.0) *
+                          (s->term.linewidth > 0 ? s->term.linewidth : 1.0);
+        pv_scene_elem_fini(ctx, &be);
+    }
+    uint64_t ntris = 0;
+    if (has_iso(e, n)) {
+        st = draw_in_steps(I, &SF, e, n, sg, r, tile, st, &ntris);
+    } else {
+        if (r) pv_raster_set_slab(r, SF.zlo, SF.zhi);
+        for (int k = 0; k < n && st == PV_OK; k++) st = pv_scene_draw(ctx, &SF, &e[k], r);
+        if (st == PV_OK) st = pv_raster_render(ctx, r, tile);
+        if (r) ntris = pv_raster_count_tris(r);
+    }
     st = pv_status_agree(ctx, st);
 
     /* composite in slab visibility order onto rank 0 */
@@ -419,9 +587,9 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
         st = pv_err_locate(ctx, src->name, src->text, src->len, src->first_line, off);
     }
     if (st == PV_OK)
-        pv_log(ctx, PV_LOG_INFO, "render", "wrote %s (%dx%d, %zu points, %zu triangles on rank 0)",
+        pv_log(ctx, PV_LOG_INFO, "render", "wrote %s (%dx%d, %zu points, %llu triangles on rank 0)",
                path ? path : "?", W, H, r ? pv_raster_count_points(r) : 0,
-               r ? pv_raster_count_tris(r) : 0);
+               (unsigned long long)ntris);
     pv_log(ctx, PV_LOG_DEBUG, "render", "composite: %llu bytes sent, %llu received, %.3f s",
            (unsigned long long)cst.bytes_sent, (unsigned long long)cst.bytes_recv, cst.t_sec);
     free(path);

@@ -342,6 +342,11 @@ pv_status pv_raster_add_polygon(pv_ctx *ctx, pv_raster *r, int n, const float *x
     }
     pv_status st = reserve_tris(ctx, r, (size_t)n - 2);
     if (st) return st;
+    /* a polygon whose every edge is hard (lying in one node plane) gives each pixel to the
+     * triangle its centre is in: its fan edges are hard too. A soft fan edge meeting hard
+     * edges at a vertex would let the pixel there be claimed by this polygon's samples
+     * beyond its hard edge and by its neighbour's centre test both. */
+    bool all_hard = (hard & ((1u << n) - 1u)) == (1u << n) - 1u;
     for (int i = 1; i + 1 < n; i++) {
         pv_raster_tri t = {.x = {x[0], x[i], x[i + 1]},
                            .y = {y[0], y[i], y[i + 1]},
@@ -353,6 +358,7 @@ pv_status pv_raster_add_polygon(pv_ctx *ctx, pv_raster *r, int n, const float *x
         unsigned h = ((hard >> i) & 1u) << 1;
         if (i == 1) h |= hard & 1u;
         if (i + 2 == n) h |= ((hard >> (n - 1)) & 1u) << 2;
+        if (all_hard) h = 7u;
         push_tri(r, &t, cut, h);
     }
     return PV_OK;

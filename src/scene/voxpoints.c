@@ -81,8 +81,14 @@ typedef struct vox_draw {
 static pv_status add_vpoints(void *ud, const pv_vpoint *p, size_t n)
 {
     vox_draw *D = ud;
+    const pv_grid *g = D->e->grid;
+    size_t m = 0;
     for (size_t k = 0; k < n; k++) {
-        pv_raster_point *q = &D->buf[k];
+        if (D->F->vclip) {
+            double nz = g->min[2] + (double)(p[k].index % (uint64_t)g->n) * g->delta[2];
+            if (!(nz >= D->F->vlo && nz < D->F->vhi)) continue;
+        }
+        pv_raster_point *q = &D->buf[m++];
         double sx, sy, d;
         pv_view_project(D->F->view, p[k].x, p[k].y, p[k].z, &sx, &sy, &d);
         q->x = (float)sx, q->y = (float)sy, q->depth = (float)d;
@@ -90,7 +96,7 @@ static pv_status add_vpoints(void *ud, const pv_vpoint *p, size_t n)
         q->color = pv_scene_item_color(D->F->colors, D->e, (double)p[k].value, (double)NAN);
         q->order = D->order_base | p[k].index;
     }
-    return pv_raster_add_points(D->ctx, D->r, D->buf, n);
+    return pv_raster_add_points(D->ctx, D->r, D->buf, m);
 }
 
 pv_status pv_scene_draw_voxels(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,

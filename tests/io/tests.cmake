@@ -51,3 +51,12 @@ foreach(np 1 3)
   set_tests_properties(io.mesh_paraview.np${np} PROPERTIES
     LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
 endforeach()
+# pvox's own isosurface meshes (`set table "x.vtp"`): byte-identical across rank counts,
+# closed as VTK reads them, sphere Euler 2, torus 0 (run_iso_mesh.sh).
+foreach(np 2 4)
+  add_test(NAME io.iso_mesh_vtk.np${np}
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_iso_mesh.sh $<TARGET_FILE:pvox>
+            ${MPIEXEC_EXECUTABLE} ${np})
+  set_tests_properties(io.iso_mesh_vtk.np${np} PROPERTIES
+    LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()

@@ -33,6 +33,7 @@ import argparse
 import math
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -95,7 +96,7 @@ def run_pvox(a, folder, scenes, nranks=1, threads=1, pre=None):
         cmd += [a.mpiexec, "--oversubscribe", "-n", str(nranks)]
     elif nranks != 1:
         raise RunError("--mpiexec is needed for %d ranks" % nranks)
-    cmd += [a.pvox, "-q", "--threads", str(threads)]
+    cmd += [a.pvox, "-q", "--threads", str(threads)] + shlex.split(a.pvox_args)
     for i, s in enumerate(scenes):
         if i:
             cmd += ["-e", "reset session"]
@@ -717,6 +718,8 @@ def main():
     ap.add_argument("--golden")
     ap.add_argument("--ref", help="reference pictures made by `render` (else rendered here)")
     ap.add_argument("--update", action="store_true")
+    ap.add_argument("--pvox-args", default="",
+                    help="extra pvox options for every run (e.g. --batch-triangles 300)")
     ap.add_argument("--gnuplot", default=shutil.which("gnuplot"))
     ap.add_argument("--size", type=int_list, default=[400, 300])
     ap.add_argument("--out", default="picture-side")

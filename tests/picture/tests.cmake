@@ -35,7 +35,9 @@ set(pv_picture_scenes
   ${pv_picture_dir}/scenes/points.gp ${pv_picture_dir}/scenes/jitter.gp
   ${pv_picture_dir}/scenes/alpha.gp ${pv_picture_dir}/scenes/slices.gp
   ${pv_picture_dir}/scenes/below.gp ${pv_picture_dir}/scenes/overlap.gp
-  ${pv_picture_dir}/scenes/clipz.gp)
+  ${pv_picture_dir}/scenes/clipz.gp ${pv_picture_dir}/scenes/iso.gp
+  ${pv_picture_dir}/scenes/iso_nested.gp ${pv_picture_dir}/scenes/iso_styles.gp
+  ${pv_picture_dir}/scenes/iso_border.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
@@ -55,6 +57,24 @@ foreach(np 1 2 3 4)
             --mpiexec ${MPIEXEC_EXECUTABLE} --np ${np} --threads 1,2 --ref ${pv_picture_ref}
             ${pv_picture_scenes})
   set_tests_properties(picture.determinism.np${np} PROPERTIES
+    LABELS "picture;mpi" FIXTURES_REQUIRED pv_picture_ref PROCESSORS ${pv_picture_procs}
+    SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${pv_picture_env}")
+endforeach()
+
+# isosurface frames drawn in many z steps (a tiny triangle budget) must equal the one-step
+# reference too
+foreach(np 1 3)
+  set(pv_picture_procs ${np})
+  if(pv_picture_procs GREATER 2)
+    set(pv_picture_procs 2)
+  endif()
+  add_test(NAME picture.steps.np${np}
+    COMMAND ${pv_picture_cmd} determinism --pvox $<TARGET_FILE:pvox>
+            --mpiexec ${MPIEXEC_EXECUTABLE} --np ${np} --threads 2 --ref ${pv_picture_ref}
+            "--pvox-args=--batch-triangles 200"
+            ${pv_picture_dir}/scenes/iso.gp ${pv_picture_dir}/scenes/iso_nested.gp
+            ${pv_picture_dir}/scenes/iso_styles.gp)
+  set_tests_properties(picture.steps.np${np} PROPERTIES
     LABELS "picture;mpi" FIXTURES_REQUIRED pv_picture_ref PROCESSORS ${pv_picture_procs}
     SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${pv_picture_env}")
 endforeach()
