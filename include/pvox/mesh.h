@@ -99,8 +99,7 @@ pv_mesh_writer *pv_mesh_open(pv_ctx *ctx, const char *path, const pv_mesh_geom *
 
 /* Open a text writer that hands its lines to `sink` (copied) instead of a file, e.g. to
  * the interpreter's `set table` output. Collective. Returns NULL on failure (agreed). */
-pv_mesh_writer *pv_mesh_open_text(pv_ctx *ctx, const pv_mesh_sink *sink,
-                                  const pv_mesh_geom *geom);
+pv_mesh_writer *pv_mesh_open_text(pv_ctx *ctx, const pv_mesh_sink *sink, const pv_mesh_geom *geom);
 
 /* Add one polygon of nv >= 3 vertices: v holds 3·nv doubles, vertex k at v[3k..3k+3)
  * (index space x y z, in winding order), lying on the grid edges edge[0..nv) (global edge
@@ -109,8 +108,8 @@ pv_mesh_writer *pv_mesh_open_text(pv_ctx *ctx, const pv_mesh_sink *sink,
  * caller's number for its plot element (VTK cell data; text output ignores both). Not
  * collective, no MPI; any rank may add any number of polygons, including none. Text output
  * on rank 0 may call the sink from here. Returns PV_OK or the writer's recorded error. */
-pv_status pv_mesh_add(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *v,
-                      const uint64_t *edge, double level, int32_t surface);
+pv_status pv_mesh_add(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *v, const uint64_t *edge,
+                      double level, int32_t surface);
 
 /* Text: write what the ranks have added so far, in rank order (call it between plot
  * elements to keep the table element by element). VTK formats: nothing to do. Collective;
@@ -124,9 +123,9 @@ pv_status pv_mesh_flush(pv_ctx *ctx, pv_mesh_writer *w);
 pv_status pv_mesh_close(pv_ctx *ctx, pv_mesh_writer *w, pv_status st);
 
 typedef struct pv_mesh_counts {
-    uint64_t points;  /* points written (.vtp: merged over ranks; .pvtp: summed pieces) */
-    uint64_t polys;   /* polygons over all ranks */
-    uint64_t conn;    /* vertex references over all ranks (sum of nv) */
+    uint64_t points; /* points written (.vtp: merged over ranks; .pvtp: summed pieces) */
+    uint64_t polys;  /* polygons over all ranks */
+    uint64_t conn;   /* vertex references over all ranks (sum of nv) */
 } pv_mesh_counts;
 
 /* Like pv_mesh_close, and on success fills *counts (same on every rank; text output counts

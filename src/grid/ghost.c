@@ -52,14 +52,12 @@ pv_status pv_grid_ghost_upper_chunked(pv_ctx *ctx, const pv_grid *g, float *buf,
     size_t k = 0;
     for (size_t off = 0; from >= 0 && off < count && rc == MPI_SUCCESS; off += chunk) {
         int len = (int)(count - off < chunk ? count - off : chunk);
-        rc = MPI_Irecv(buf + off, len, MPI_FLOAT, from, PV_TAG_GRID_GHOST, ctx->comm,
-                       &req[k++]);
+        rc = MPI_Irecv(buf + off, len, MPI_FLOAT, from, PV_TAG_GRID_GHOST, ctx->comm, &req[k++]);
     }
     /* the first owned plane is the start of the slab */
     for (size_t off = 0; to >= 0 && off < count && rc == MPI_SUCCESS; off += chunk) {
         int len = (int)(count - off < chunk ? count - off : chunk);
-        rc = MPI_Isend(g->data + off, len, MPI_FLOAT, to, PV_TAG_GRID_GHOST, ctx->comm,
-                       &req[k++]);
+        rc = MPI_Isend(g->data + off, len, MPI_FLOAT, to, PV_TAG_GRID_GHOST, ctx->comm, &req[k++]);
     }
     if (rc != MPI_SUCCESS) {
         /* Requests already posted must still complete before buf or req go away; a
@@ -75,8 +73,7 @@ pv_status pv_grid_ghost_upper_chunked(pv_ctx *ctx, const pv_grid *g, float *buf,
     }
     free(req);
     st = pv_status_agree(ctx, st);
-    if (st == PV_OK)
-        *has = from >= 0;
+    if (st == PV_OK) *has = from >= 0;
     return st;
 }
 

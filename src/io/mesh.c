@@ -49,10 +49,7 @@ static pv_status fail(pv_mesh_writer *w, pv_status st)
     return w->st;
 }
 
-static char *tmp_name(const char *path)
-{
-    return pv_asprintf("%s.tmp", path);
-}
+static char *tmp_name(const char *path) { return pv_asprintf("%s.tmp", path); }
 
 /* ---- open ------------------------------------------------------------------------ */
 
@@ -128,8 +125,7 @@ pv_mesh_writer *pv_mesh_open(pv_ctx *ctx, const char *path, const pv_mesh_geom *
     return w;
 }
 
-pv_mesh_writer *pv_mesh_open_text(pv_ctx *ctx, const pv_mesh_sink *sink,
-                                  const pv_mesh_geom *geom)
+pv_mesh_writer *pv_mesh_open_text(pv_ctx *ctx, const pv_mesh_sink *sink, const pv_mesh_geom *geom)
 {
     pv_mesh_writer *w = writer_new(ctx, PV_MESH_TEXT, geom);
     pv_status st = w ? PV_OK : PV_ENOMEM;
@@ -161,8 +157,8 @@ static pv_status open_spool(pv_ctx *ctx, pv_mesh_writer *w)
     if (!tmpl) return fail(w, pv_err(ctx, PV_ENOMEM, "out of memory"));
     int fd = mkstemp(tmpl);
     if (fd < 0) {
-        pv_status st = pv_err(ctx, PV_EIO, "cannot create a spool file '%s': %s", tmpl,
-                              strerror(errno));
+        pv_status st =
+            pv_err(ctx, PV_EIO, "cannot create a spool file '%s': %s", tmpl, strerror(errno));
         free(tmpl);
         return fail(w, st);
     }
@@ -176,8 +172,8 @@ static pv_status open_spool(pv_ctx *ctx, pv_mesh_writer *w)
 }
 
 /* Hand complete lines of buf[0..n) to the sink; a partial last line waits in carry. */
-static void sink_bytes(pv_mesh_writer *w, const char *buf, size_t n, char *carry,
-                       size_t *ncarry, size_t capcarry)
+static void sink_bytes(pv_mesh_writer *w, const char *buf, size_t n, char *carry, size_t *ncarry,
+                       size_t capcarry)
 {
     for (size_t k = 0; k < n; k++) {
         if (buf[k] != '\n') {
@@ -215,8 +211,7 @@ static pv_status add_text(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *
     for (int k = 0; k <= nv; k++) {
         if (k < nv) {
             double x[3];
-            for (int a = 0; a < 3; a++)
-                x[a] = w->geom.min[a] + v[3 * k + a] * w->geom.delta[a];
+            for (int a = 0; a < 3; a++) x[a] = w->geom.min[a] + v[3 * k + a] * w->geom.delta[a];
             len += (size_t)snprintf(buf + len, sizeof buf - len, "%g %g %g\n", x[0], x[1], x[2]);
         } else {
             buf[len++] = '\n';
@@ -225,8 +220,8 @@ static pv_status add_text(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *
             if (now) {
                 emit_bytes(ctx, w, buf, len, carry, &ncarry, sizeof carry);
             } else if (fwrite(buf, 1, len, w->spool) != len) {
-                return fail(w, pv_err(ctx, PV_EIO, "cannot write a spool file: %s",
-                                      strerror(errno)));
+                return fail(w,
+                            pv_err(ctx, PV_EIO, "cannot write a spool file: %s", strerror(errno)));
             } else {
                 w->spooled += len;
             }
@@ -255,8 +250,7 @@ static void send_spool(pv_ctx *ctx, pv_mesh_writer *w, uint64_t size, bool bcast
         if (bcast) {
             MPI_Bcast(buf, (int)n, MPI_BYTE, ctx->rank, ctx->comm);
             emit_bytes(ctx, w, buf, n, carry, ncarry, capcarry);
-        } else if (MPI_Send(buf, (int)n, MPI_BYTE, 0, PV_TAG_MESH_TEXT, ctx->comm) !=
-                   MPI_SUCCESS) {
+        } else if (MPI_Send(buf, (int)n, MPI_BYTE, 0, PV_TAG_MESH_TEXT, ctx->comm) != MPI_SUCCESS) {
             fail(w, pv_err(ctx, PV_EMPI, "MPI_Send failed in the mesh writer"));
         }
         done += n;
@@ -287,8 +281,8 @@ static pv_status flush_text(pv_ctx *ctx, pv_mesh_writer *w)
                 continue;
             }
             for (uint64_t done = 0; done < size;) {
-                size_t n = size - done < PV_MESH_TEXT_CHUNK ? (size_t)(size - done)
-                                                            : PV_MESH_TEXT_CHUNK;
+                size_t n =
+                    size - done < PV_MESH_TEXT_CHUNK ? (size_t)(size - done) : PV_MESH_TEXT_CHUNK;
                 MPI_Bcast(buf, (int)n, MPI_BYTE, r, ctx->comm);
                 emit_bytes(ctx, w, buf, n, carry, &ncarry, sizeof carry);
                 done += n;
@@ -299,8 +293,7 @@ static pv_status flush_text(pv_ctx *ctx, pv_mesh_writer *w)
         for (int r = 1; r < ctx->nranks; r++) {
             if (ctx->rank == r) {
                 uint64_t size = w->spooled;
-                if (MPI_Send(&size, 1, MPI_UINT64_T, 0, PV_TAG_MESH_TEXT, ctx->comm) !=
-                    MPI_SUCCESS)
+                if (MPI_Send(&size, 1, MPI_UINT64_T, 0, PV_TAG_MESH_TEXT, ctx->comm) != MPI_SUCCESS)
                     fail(w, pv_err(ctx, PV_EMPI, "MPI_Send failed in the mesh writer"));
                 else
                     send_spool(ctx, w, size, false, buf, carry, &ncarry, sizeof carry);
@@ -346,14 +339,17 @@ static pv_status add_mesh(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *
             bool isnew;
             int64_t s = pv_mesh_hash_slot(ctx, &w->local, id, &isnew);
             if (s < 0) return fail(w, ctx->err_code ? ctx->err_code : PV_ENOMEM);
-            if (!isnew) idx = w->local.val[2 * s];
-            else w->local.val[2 * s] = (int64_t)w->nvert;
+            if (!isnew)
+                idx = w->local.val[2 * s];
+            else
+                w->local.val[2 * s] = (int64_t)w->nvert;
         }
         if (idx < 0) {
             idx = (int64_t)w->nvert;
             w->vid[w->nvert] = id;
             for (int a = 0; a < 3; a++)
-                w->xyz[3 * w->nvert + (size_t)a] = w->geom.min[a] + v[3 * k + (size_t)a] * w->geom.delta[a];
+                w->xyz[3 * w->nvert + (size_t)a] =
+                    w->geom.min[a] + v[3 * k + (size_t)a] * w->geom.delta[a];
             w->nvert++;
         }
         w->conn[w->nconn++] = idx;
@@ -365,8 +361,8 @@ static pv_status add_mesh(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *
     return PV_OK;
 }
 
-pv_status pv_mesh_add(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *v,
-                      const uint64_t *edge, double level, int32_t surface)
+pv_status pv_mesh_add(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *v, const uint64_t *edge,
+                      double level, int32_t surface)
 {
     if (w->st != PV_OK) return w->st;
     if (nv < 3 || !v)
@@ -393,16 +389,15 @@ static pv_status commit(pv_ctx *ctx, pv_mesh_writer *w, bool ok)
         if (!ok) {
             remove(w->tmpname[k]);
         } else if (rename(w->tmpname[k], w->commit[k]) != 0) {
-            st = pv_err(ctx, PV_EIO, "cannot rename '%s' to '%s': %s", w->tmpname[k],
-                        w->commit[k], strerror(errno));
+            st = pv_err(ctx, PV_EIO, "cannot rename '%s' to '%s': %s", w->tmpname[k], w->commit[k],
+                        strerror(errno));
             remove(w->tmpname[k]);
         }
     }
     return st;
 }
 
-pv_status pv_mesh_close_counts(pv_ctx *ctx, pv_mesh_writer *w, pv_status st,
-                               pv_mesh_counts *counts)
+pv_status pv_mesh_close_counts(pv_ctx *ctx, pv_mesh_writer *w, pv_status st, pv_mesh_counts *counts)
 {
     if (!w) return pv_status_agree(ctx, st);
     pv_mesh_counts c = {0, 0, 0};

@@ -16,45 +16,45 @@
 
 /* Open-addressing table of uint64 keys (never PV_MESH_NO_EDGE) to two values. */
 typedef struct mesh_hash {
-    uint64_t *key;  /* PV_MESH_NO_EDGE: empty slot */
-    int64_t *val;   /* [2 * cap]: two values a slot */
-    size_t cap;     /* slots, a power of two (0: not allocated) */
-    size_t n;       /* keys held */
+    uint64_t *key; /* PV_MESH_NO_EDGE: empty slot */
+    int64_t *val;  /* [2 * cap]: two values a slot */
+    size_t cap;    /* slots, a power of two (0: not allocated) */
+    size_t n;      /* keys held */
 } mesh_hash;
 
 struct pv_mesh_writer {
     pv_mesh_format format;
     pv_mesh_geom geom;
-    pv_status st;          /* first error of this rank (sticky) */
-    char *path;            /* target file (NULL for a text sink) */
-    char *commit[2];       /* final names of the files this rank writes (NULL: none) */
-    char *tmpname[2];      /* their temporary names, "<name>.tmp" */
+    pv_status st;     /* first error of this rank (sticky) */
+    char *path;       /* target file (NULL for a text sink) */
+    char *commit[2];  /* final names of the files this rank writes (NULL: none) */
+    char *tmpname[2]; /* their temporary names, "<name>.tmp" */
 
     /* ---- text ---- */
-    pv_mesh_sink sink;     /* with has_sink */
+    pv_mesh_sink sink; /* with has_sink */
     bool has_sink;
-    FILE *out;             /* rank 0: the temporary file of a text path */
-    FILE *spool;           /* ranks that cannot emit now: their lines so far */
-    uint64_t spooled;      /* bytes in spool */
-    uint64_t text_points;  /* vertex lines added on this rank */
+    FILE *out;            /* rank 0: the temporary file of a text path */
+    FILE *spool;          /* ranks that cannot emit now: their lines so far */
+    uint64_t spooled;     /* bytes in spool */
+    uint64_t text_points; /* vertex lines added on this rank */
     uint64_t text_polys;
 
     /* ---- mesh (VTK formats) ---- */
-    uint64_t *vid;         /* [nvert] edge id of each point (PV_MESH_NO_EDGE: unshared) */
-    double *xyz;           /* [3 * nvert] user coordinates */
+    uint64_t *vid; /* [nvert] edge id of each point (PV_MESH_NO_EDGE: unshared) */
+    double *xyz;   /* [3 * nvert] user coordinates */
     size_t nvert, capvid, capxyz;
-    int64_t *conn;         /* [nconn] local point indices */
+    int64_t *conn; /* [nconn] local point indices */
     size_t nconn, capconn;
-    int64_t *off;          /* [npoly] end offset of each polygon into conn */
-    double *level;         /* [npoly] */
-    int32_t *surf;         /* [npoly] */
+    int64_t *off;  /* [npoly] end offset of each polygon into conn */
+    double *level; /* [npoly] */
+    int32_t *surf; /* [npoly] */
     size_t npoly, capoff, caplevel, capsurf;
-    mesh_hash local;       /* edge id -> point index (val[0]) */
+    mesh_hash local; /* edge id -> point index (val[0]) */
 
     /* set at close for .vtp */
-    int64_t *gidx;         /* [nvert] global point index */
-    bool *owned;           /* [nvert] this rank writes the point */
-    size_t round_items;    /* PV_MESH_ROUND_ITEMS unless a test changed it */
+    int64_t *gidx;      /* [nvert] global point index */
+    bool *owned;        /* [nvert] this rank writes the point */
+    size_t round_items; /* PV_MESH_ROUND_ITEMS unless a test changed it */
 };
 
 /* Tests: items per destination per round of the edge-id exchange (>= 1, the same on every

@@ -28,11 +28,11 @@
 enum { CLAIM, OWNER, SETIDX, GETIDX };
 
 typedef struct xch {
-    mesh_hash home;    /* ids homed here: val[0] lowest holder, val[1] global index */
-    size_t nsh;        /* shared (edge id) points of this rank */
-    size_t *perm;      /* [nsh] point indices grouped by home rank */
-    size_t *start;     /* [P + 1] group starts in perm */
-    int *cnt;          /* [4 P]: send counts, send displacements, receive counts and
+    mesh_hash home; /* ids homed here: val[0] lowest holder, val[1] global index */
+    size_t nsh;     /* shared (edge id) points of this rank */
+    size_t *perm;   /* [nsh] point indices grouped by home rank */
+    size_t *start;  /* [P + 1] group starts in perm */
+    int *cnt;       /* [4 P]: send counts, send displacements, receive counts and
                           displacements, in words */
     uint64_t *sbuf, *rbuf, *rep, *back;
     size_t capsbuf, caprbuf, caprep, capback;
@@ -136,8 +136,8 @@ static pv_status pass(pv_ctx *ctx, pv_mesh_writer *w, xch *x, int kind, uint64_t
         for (int d = 0; d < P; d++) {
             scnt[d] *= width, sdsp[d] *= width, rcnt[d] *= width, rdsp[d] *= width;
         }
-        int rc = MPI_Alltoallv(x->sbuf, scnt, sdsp, MPI_UINT64_T, x->rbuf, rcnt, rdsp,
-                               MPI_UINT64_T, ctx->comm);
+        int rc = MPI_Alltoallv(x->sbuf, scnt, sdsp, MPI_UINT64_T, x->rbuf, rcnt, rdsp, MPI_UINT64_T,
+                               ctx->comm);
         for (int d = 0; d < P; d++) {
             scnt[d] /= width, sdsp[d] /= width, rcnt[d] /= width, rdsp[d] /= width;
         }
@@ -234,8 +234,7 @@ pv_status pv_mesh_number(pv_ctx *ctx, pv_mesh_writer *w, uint64_t *npoints)
             st = pv_err(ctx, PV_EMPI, "MPI_Exscan failed in the mesh writer");
         if (ctx->rank == 0) base = 0; /* MPI_Exscan leaves rank 0's result undefined */
         uint64_t next = base;
-        for (size_t v = 0; v < nv; v++)
-            w->gidx[v] = w->owned[v] ? (int64_t)next++ : -1;
+        for (size_t v = 0; v < nv; v++) w->gidx[v] = w->owned[v] ? (int64_t)next++ : -1;
         st = pv_status_agree(ctx, st);
     }
 

@@ -110,24 +110,21 @@ static void put_header(FILE *f, const vcounts *c)
             (unsigned long long)at[A_CONN], (unsigned long long)at[A_OFF]);
 }
 
-static void put_footer(FILE *f)
-{
-    fputs("\n  </AppendedData>\n</VTKFile>\n", f);
-}
+static void put_footer(FILE *f) { fputs("\n  </AppendedData>\n</VTKFile>\n", f); }
 
 /* Fill buf (cap bytes, a multiple of every element size) with this rank's next elements of
  * array a from *cursor on; returns the bytes filled (0 when the array is done). `global`:
  * only owned points, global point numbers, offsets plus conn_base. */
-static size_t gen(const pv_mesh_writer *w, int a, bool global, int64_t conn_base,
-                  size_t *cursor, char *buf, size_t cap)
+static size_t gen(const pv_mesh_writer *w, int a, bool global, int64_t conn_base, size_t *cursor,
+                  char *buf, size_t cap)
 {
     size_t len = 0, i = *cursor;
     size_t eb = elem_bytes[a];
     if (a == A_POINTS || a == A_EDGE) {
         for (; i < w->nvert && len + eb <= cap; i++) {
             if (global && !w->owned[i]) continue;
-            memcpy(buf + len, a == A_POINTS ? (const void *)(w->xyz + 3 * i)
-                                            : (const void *)(w->vid + i), eb);
+            memcpy(buf + len,
+                   a == A_POINTS ? (const void *)(w->xyz + 3 * i) : (const void *)(w->vid + i), eb);
             len += eb;
         }
     } else if (a == A_CONN) {
@@ -261,8 +258,8 @@ static pv_status write_vtp(pv_ctx *ctx, pv_mesh_writer *w, pv_mesh_counts *count
     if (st == PV_OK && ctx->rank == 0 && !(f = fopen(w->tmpname[0], "wb")))
         st = pv_err(ctx, PV_EIO, "cannot open '%s': %s", w->path, strerror(errno));
     st = pv_status_agree(ctx, st);
-    if (st == PV_OK && MPI_Gather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, 0, ctx->comm) !=
-                           MPI_SUCCESS)
+    if (st == PV_OK &&
+        MPI_Gather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, 0, ctx->comm) != MPI_SUCCESS)
         st = pv_status_agree(ctx, pv_err(ctx, PV_EMPI, "MPI_Gather failed in the mesh writer"));
     if (st != PV_OK) {
         if (f) fclose(f);
@@ -299,8 +296,7 @@ static pv_status write_vtp(pv_ctx *ctx, pv_mesh_writer *w, pv_mesh_counts *count
         } else {
             size_t cursor = 0, n;
             while ((n = gen(w, a, true, conn_base, &cursor, buf, PV_MESH_CHUNK)) > 0)
-                if (MPI_Send(buf, (int)n, MPI_BYTE, 0, PV_TAG_MESH_VTP, ctx->comm) !=
-                    MPI_SUCCESS) {
+                if (MPI_Send(buf, (int)n, MPI_BYTE, 0, PV_TAG_MESH_VTP, ctx->comm) != MPI_SUCCESS) {
                     st = pv_err(ctx, PV_EMPI, "MPI_Send failed in the mesh writer");
                     break;
                 }

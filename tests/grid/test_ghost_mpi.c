@@ -62,9 +62,9 @@ int main(int argc, char **argv)
     /* n below, at and above the rank count; n = 2 leaves a rank empty at 3 ranks */
     const int64_t sizes[] = {1, 2, 3, 5, 7, 16};
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-        run(ctx, sizes[s], 0);     /* the public call: one message per plane here */
-        run(ctx, sizes[s], 7);     /* several messages, the last one short */
-        run(ctx, sizes[s], 1);     /* one float per message */
+        run(ctx, sizes[s], 0); /* the public call: one message per plane here */
+        run(ctx, sizes[s], 7); /* several messages, the last one short */
+        run(ctx, sizes[s], 1); /* one float per message */
     }
 
     /* a rank needing a ghost without a buffer: every rank fails, none hangs */

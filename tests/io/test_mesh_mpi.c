@@ -57,29 +57,43 @@ static int make_tube(int L, poly *p)
         if (k == 0)
             for (int c = 0; c < 4; c++) { /* bottom cap, seen from below */
                 int c1 = (c + 1) % 4;
-                poly q = {3, {{1.5, 1.5, 0.25}, {corner[c][0], corner[c][1], 0.25},
-                              {corner[c1][0], corner[c1][1], 0.25}},
-                          {1000, (uint64_t)c, (uint64_t)c1}, 0.5, 2, k};
+                poly q = {3,
+                          {{1.5, 1.5, 0.25},
+                           {corner[c][0], corner[c][1], 0.25},
+                           {corner[c1][0], corner[c1][1], 0.25}},
+                          {1000, (uint64_t)c, (uint64_t)c1},
+                          0.5,
+                          2,
+                          k};
                 p[n++] = q;
             }
         for (int c = 0; c < 4; c++) {
             int c1 = (c + 1) % 4;
             double z0 = k + 0.25, z1 = k + 1.25;
             poly q = {4,
-                      {{corner[c][0], corner[c][1], z0}, {corner[c1][0], corner[c1][1], z0},
-                       {corner[c1][0], corner[c1][1], z1}, {corner[c][0], corner[c][1], z1}},
+                      {{corner[c][0], corner[c][1], z0},
+                       {corner[c1][0], corner[c1][1], z0},
+                       {corner[c1][0], corner[c1][1], z1},
+                       {corner[c][0], corner[c][1], z1}},
                       {(uint64_t)(4 * k + c), (uint64_t)(4 * k + c1), (uint64_t)(4 * k + 4 + c1),
                        (uint64_t)(4 * k + 4 + c)},
-                      0.25 * k, 1, k};
+                      0.25 * k,
+                      1,
+                      k};
             p[n++] = q;
         }
         if (k == L - 1)
             for (int c = 0; c < 4; c++) { /* top cap */
                 int c1 = (c + 1) % 4;
                 double z = L + 0.25;
-                poly q = {3, {{1.5, 1.5, z}, {corner[c1][0], corner[c1][1], z},
-                              {corner[c][0], corner[c][1], z}},
-                          {1001, (uint64_t)(4 * L + c1), (uint64_t)(4 * L + c)}, 0.5, 2, k};
+                poly q = {3,
+                          {{1.5, 1.5, z},
+                           {corner[c1][0], corner[c1][1], z},
+                           {corner[c][0], corner[c][1], z}},
+                          {1001, (uint64_t)(4 * L + c1), (uint64_t)(4 * L + c)},
+                          0.5,
+                          2,
+                          k};
                 p[n++] = q;
             }
     }
@@ -94,42 +108,67 @@ static int make_cube(int m, poly *p)
 {
     int n = 0;
     uint64_t M = (uint64_t)m + 1;
-#define NODE(i, j, k) {(i) + 0.5, (j) + 0.5, (k) + 0.5}
-#define ID(i, j, k) (((uint64_t)(k) * M + (uint64_t)(j)) * M + (uint64_t)(i))
+#define NODE(i, j, k)                                                                              \
+    {                                                                                              \
+        (i) + 0.5, (j) + 0.5, (k) + 0.5                                                            \
+    }
+#define ID(i, j, k) (((uint64_t)(k)*M + (uint64_t)(j)) * M + (uint64_t)(i))
     for (int k = 0; k < m; k++) {
         if (k == 0)
             for (int j = 0; j < m; j++)
                 for (int i = 0; i < m; i++)
-                    p[n++] = (poly){4, {NODE(i, j, 0), NODE(i, j + 1, 0), NODE(i + 1, j + 1, 0),
-                                        NODE(i + 1, j, 0)},
-                                    {ID(i, j, 0), ID(i, j + 1, 0), ID(i + 1, j + 1, 0),
-                                     ID(i + 1, j, 0)}, 1.5, 7, k};
+                    p[n++] =
+                        (poly){4,
+                               {NODE(i, j, 0), NODE(i, j + 1, 0), NODE(i + 1, j + 1, 0),
+                                NODE(i + 1, j, 0)},
+                               {ID(i, j, 0), ID(i, j + 1, 0), ID(i + 1, j + 1, 0), ID(i + 1, j, 0)},
+                               1.5,
+                               7,
+                               k};
         for (int i = 0; i < m; i++) {
-            p[n++] = (poly){4, {NODE(i, 0, k), NODE(i + 1, 0, k), NODE(i + 1, 0, k + 1),
-                                NODE(i, 0, k + 1)},
-                            {ID(i, 0, k), ID(i + 1, 0, k), ID(i + 1, 0, k + 1), ID(i, 0, k + 1)},
-                            1.5, 7, k};
-            p[n++] = (poly){4, {NODE(i, m, k), NODE(i, m, k + 1), NODE(i + 1, m, k + 1),
-                                NODE(i + 1, m, k)},
-                            {ID(i, m, k), ID(i, m, k + 1), ID(i + 1, m, k + 1), ID(i + 1, m, k)},
-                            1.5, 7, k};
-            p[n++] = (poly){4, {NODE(0, i, k), NODE(0, i, k + 1), NODE(0, i + 1, k + 1),
-                                NODE(0, i + 1, k)},
-                            {ID(0, i, k), ID(0, i, k + 1), ID(0, i + 1, k + 1), ID(0, i + 1, k)},
-                            1.5, 7, k};
-            p[n++] = (poly){4, {NODE(m, i, k), NODE(m, i + 1, k), NODE(m, i + 1, k + 1),
-                                NODE(m, i, k + 1)},
-                            {ID(m, i, k), ID(m, i + 1, k), ID(m, i + 1, k + 1), ID(m, i, k + 1)},
-                            1.5, 7, k};
+            p[n++] =
+                (poly){4,
+                       {NODE(i, 0, k), NODE(i + 1, 0, k), NODE(i + 1, 0, k + 1), NODE(i, 0, k + 1)},
+                       {ID(i, 0, k), ID(i + 1, 0, k), ID(i + 1, 0, k + 1), ID(i, 0, k + 1)},
+                       1.5,
+                       7,
+                       k};
+            p[n++] =
+                (poly){4,
+                       {NODE(i, m, k), NODE(i, m, k + 1), NODE(i + 1, m, k + 1), NODE(i + 1, m, k)},
+                       {ID(i, m, k), ID(i, m, k + 1), ID(i + 1, m, k + 1), ID(i + 1, m, k)},
+                       1.5,
+                       7,
+                       k};
+            p[n++] =
+                (poly){4,
+                       {NODE(0, i, k), NODE(0, i, k + 1), NODE(0, i + 1, k + 1), NODE(0, i + 1, k)},
+                       {ID(0, i, k), ID(0, i, k + 1), ID(0, i + 1, k + 1), ID(0, i + 1, k)},
+                       1.5,
+                       7,
+                       k};
+            p[n++] =
+                (poly){4,
+                       {NODE(m, i, k), NODE(m, i + 1, k), NODE(m, i + 1, k + 1), NODE(m, i, k + 1)},
+                       {ID(m, i, k), ID(m, i + 1, k), ID(m, i + 1, k + 1), ID(m, i, k + 1)},
+                       1.5,
+                       7,
+                       k};
         }
         if (k == m - 1)
             for (int j = 0; j < m; j++)
                 for (int i = 0; i < m; i++) {
-                    p[n++] = (poly){3, {NODE(i, j, m), NODE(i + 1, j, m), NODE(i + 1, j + 1, m)},
-                                    {ID(i, j, m), ID(i + 1, j, m), ID(i + 1, j + 1, m)}, 1.5, 8,
+                    p[n++] = (poly){3,
+                                    {NODE(i, j, m), NODE(i + 1, j, m), NODE(i + 1, j + 1, m)},
+                                    {ID(i, j, m), ID(i + 1, j, m), ID(i + 1, j + 1, m)},
+                                    1.5,
+                                    8,
                                     k};
-                    p[n++] = (poly){3, {NODE(i, j, m), NODE(i + 1, j + 1, m), NODE(i, j + 1, m)},
-                                    {ID(i, j, m), ID(i + 1, j + 1, m), ID(i, j + 1, m)}, 1.5, 8,
+                    p[n++] = (poly){3,
+                                    {NODE(i, j, m), NODE(i + 1, j + 1, m), NODE(i, j + 1, m)},
+                                    {ID(i, j, m), ID(i + 1, j + 1, m), ID(i, j + 1, m)},
+                                    1.5,
+                                    8,
                                     k};
                 }
     }
@@ -265,8 +304,7 @@ static pv_status sink_line(void *ud, const char *line)
     return PV_OK;
 }
 
-static void test_text(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np,
-                      int L)
+static void test_text(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np, int L)
 {
     int P = ctx->nranks;
     strbuf want = {0};
@@ -301,8 +339,10 @@ static void test_text(pv_ctx *ctx, const char *dir, const char *name, const poly
     PV_CHECK(pv_mesh_close(ctx, w, st) == PV_OK);
     expect_text(&two, p, np, L, P, 0, 6);
     expect_text(&two, p, np, L, P, 6, np);
-    if (ctx->rank == 0) PV_CHECK_STR(got.s, two.s);
-    else PV_CHECK(got.n == 0);
+    if (ctx->rank == 0)
+        PV_CHECK_STR(got.s, two.s);
+    else
+        PV_CHECK(got.n == 0);
 
     /* every rank receives every line */
     free(got.s);
@@ -350,15 +390,21 @@ static bool parse_vtp(const char *path, vtp *v)
     const char *ad = strstr(s, "<AppendedData encoding=\"raw\">");
     const char *u = ad ? strchr(ad, '_') : NULL;
     ok = ok && u;
-    void **dst[6] = {(void **)&v->pts, (void **)&v->edge, (void **)&v->conn, (void **)&v->off,
-                     (void **)&v->level, (void **)&v->surf};
+    void **dst[6] = {(void **)&v->pts, (void **)&v->edge,  (void **)&v->conn,
+                     (void **)&v->off, (void **)&v->level, (void **)&v->surf};
     size_t at = u ? (size_t)(u - s) + 1 : len;
     for (int a = 0; a < 6 && ok; a++) {
         uint64_t nb;
-        if (at + 8 > len) { ok = false; break; }
+        if (at + 8 > len) {
+            ok = false;
+            break;
+        }
         memcpy(&nb, s + at, 8);
         at += 8;
-        if (at + nb > len) { ok = false; break; }
+        if (at + nb > len) {
+            ok = false;
+            break;
+        }
         *dst[a] = malloc(nb ? nb : 1);
         memcpy(*dst[a], s + at, nb);
         at += nb;
@@ -395,7 +441,10 @@ static void check_vtp_content(const vtp *v, const poly *p, int np, int L)
         if (v->off[i] != at + p[i].nv) bad++;
         for (int k = 0; k < p[i].nv && at + k < (int64_t)v->nconn; k++) {
             int64_t q = v->conn[at + k];
-            if (q < 0 || (unsigned long long)q >= v->npoints) { bad++; continue; }
+            if (q < 0 || (unsigned long long)q >= v->npoints) {
+                bad++;
+                continue;
+            }
             double x[3];
             user_xyz(p[i].v[k], x);
             if (v->edge[q] != p[i].e[k]) bad++;
@@ -409,14 +458,16 @@ static void check_vtp_content(const vtp *v, const poly *p, int np, int L)
     /* first-use numbering: point q first appears after points 0..q-1 */
     int64_t next = 0;
     for (size_t k = 0; k < v->nconn; k++) {
-        if (v->conn[k] == next) next++;
-        else if (v->conn[k] > next) bad++;
+        if (v->conn[k] == next)
+            next++;
+        else if (v->conn[k] > next)
+            bad++;
     }
     PV_CHECK_EQ(bad, 0);
 }
 
-static void test_vtp(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np,
-                     int L, size_t round_items)
+static void test_vtp(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np, int L,
+                     size_t round_items)
 {
     char *path = pv_asprintf("%s/%s.vtp", dir, name);
     char *alt = pv_asprintf("%s/%s_rank0.vtp", dir, name);
@@ -458,8 +509,7 @@ static void test_vtp(pv_ctx *ctx, const char *dir, const char *name, const poly 
     free(path), free(alt), free(rnd);
 }
 
-static void test_pvtp(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np,
-                      int L)
+static void test_pvtp(pv_ctx *ctx, const char *dir, const char *name, const poly *p, int np, int L)
 {
     char *path = pv_asprintf("%s/%s.pvtp", dir, name);
     pv_mesh_writer *w = pv_mesh_open(ctx, path, &GEOM);
@@ -640,9 +690,9 @@ int main(int argc, char **argv)
 
     MPI_Barrier(MPI_COMM_WORLD);
     if (!(keep && *keep) && ctx->rank == 0 && dir[0]) {
-        const char *files[] = {"box.txt", "box.vtp", "box.pvtp", "small.txt", "small.vtp",
-                               "small.pvtp", "cube.txt", "cube.vtp", "cube.pvtp", "open.vtp",
-                               "nonmanifold.vtp"};
+        const char *files[] = {"box.txt",   "box.vtp",    "box.pvtp",       "small.txt",
+                               "small.vtp", "small.pvtp", "cube.txt",       "cube.vtp",
+                               "cube.pvtp", "open.vtp",   "nonmanifold.vtp"};
         for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
             char *f = pv_asprintf("%s/%s", dir, files[k]);
             remove(f);
