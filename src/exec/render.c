@@ -348,6 +348,14 @@ static bool has_iso(const pv_scene_elem *e, int n)
     return false;
 }
 
+/* Wall time of a frame's phases on this rank (the "wrote" log line). */
+typedef struct frame_times {
+    double scene;     /* primitives: isosurface extraction, projection, adding to the raster */
+    double raster;    /* rasterising and blending z steps */
+    double composite; /* across ranks */
+    double out;       /* annotation, 8-bit image, PNG */
+} frame_times;
+
 /* One extraction pass per grid that has isosurface elements, with its ghost plane. */
 typedef struct iso_pass {
     pv_scene_iso it;
@@ -383,7 +391,7 @@ static void tile_accumulate(pv_tile *acc, const pv_tile *step, bool step_front)
  * not: ARCH-7). Memory stays bounded whatever the triangle count. */
 static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_elem *e, int n,
                                const pv_grid *sg, pv_raster *r, pv_tile *tile, pv_status st,
-                               uint64_t *ntris)
+                               uint64_t *ntris, frame_times *T)
 {
     pv_ctx *ctx = I->ctx;
     /* one pass per grid, in order of first appearance (the same on every rank) */
@@ -432,6 +440,7 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
     int64_t kk = sg->z0;
     bool first = true;
     while (st == PV_OK) {
+        double t0 = MPI_Wtime();
         pv_raster_clear(r);
         double zb;
         do {
@@ -457,8 +466,11 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
         for (int k = 0; k < n && st == PV_OK; k++)
             if (e[k].kind != PV_SCENE_ISO) st = pv_scene_draw(ctx, &S2, &e[k], r);
         *ntris += pv_raster_count_tris(r);
+        double t1 = MPI_Wtime();
         if (st == PV_OK) st = pv_raster_render(ctx, r, first ? tile : step);
         if (st == PV_OK && !first) tile_accumulate(tile, step, step_front);
+        T->scene += t1 - t0;
+        T->raster += MPI_Wtime() - t1;
         first = false;
         zcur = zb;
         if (last) break;
@@ -539,13 +551,18 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
         pv_scene_elem_fini(ctx, &be);
     }
     uint64_t ntris = 0;
+    frame_times T = {0};
     if (has_iso(e, n)) {
-        st = draw_in_steps(I, &SF, e, n, sg, r, tile, st, &ntris);
+        st = draw_in_steps(I, &SF, e, n, sg, r, tile, st, &ntris, &T);
     } else {
+        double t0 = MPI_Wtime();
         if (r) pv_raster_set_slab(r, SF.zlo, SF.zhi);
         for (int k = 0; k < n && st == PV_OK; k++) st = pv_scene_draw(ctx, &SF, &e[k], r);
+        double t1 = MPI_Wtime();
         if (st == PV_OK) st = pv_raster_render(ctx, r, tile);
         if (r) ntris = pv_raster_count_tris(r);
+        T.scene = t1 - t0;
+        T.raster = MPI_Wtime() - t1;
     }
     st = pv_status_agree(ctx, st);
 
@@ -557,8 +574,11 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     }
     st = pv_status_agree(ctx, st);
     pv_composite_stats cst = {0};
+    double tc = MPI_Wtime();
     if (st == PV_OK)
         st = pv_composite_gather(ctx, tile, pv_view_z_facing(&F.view) < 0, scene, &cst);
+    double tp = MPI_Wtime();
+    T.composite = tp - tc;
     if (st == PV_OK && ctx->rank == 0) {
         /* annotate -> png: the frame layers around the scene, one 8-bit image */
         size_t px = (size_t)W * (size_t)H;
@@ -580,6 +600,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
         pv_free(ctx, fg, px * 4);
         pv_free(ctx, rgb, px * 3);
     }
+    T.out = MPI_Wtime() - tp;
     st = pv_status_agree(ctx, st);
     if (st != PV_OK && st != PV_ENOMEM) {
         /* a failure without a location (writing the PNG): name the plot command */
@@ -587,9 +608,12 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
         st = pv_err_locate(ctx, src->name, src->text, src->len, src->first_line, off);
     }
     if (st == PV_OK)
-        pv_log(ctx, PV_LOG_INFO, "render", "wrote %s (%dx%d, %zu points, %llu triangles on rank 0)",
+        pv_log(ctx, PV_LOG_INFO, "render",
+               "wrote %s (%dx%d, %zu points, %llu triangles on rank %d; scene %.3f s, raster "
+               "%.3f s, composite %.3f s, png %.3f s; tracked memory peak %.1f MiB)",
                path ? path : "?", W, H, r ? pv_raster_count_points(r) : 0,
-               (unsigned long long)ntris);
+               (unsigned long long)ntris, ctx->rank, T.scene, T.raster, T.composite, T.out,
+               (double)ctx->mem_peak / 1048576.0);
     pv_log(ctx, PV_LOG_DEBUG, "render", "composite: %llu bytes sent, %llu received, %.3f s",
            (unsigned long long)cst.bytes_sent, (unsigned long long)cst.bytes_recv, cst.t_sec);
     free(path);
