@@ -30,7 +30,9 @@
 # Until the isosurface kernel and drawing are merged the pvox columns read "n/a" and the
 # script says why; the VTK and gnuplot columns are measured all the same.
 #
-# Environment: SIZES, REPS (pvox runs per kernel figure, 3), VREPS (VTK runs per figure, 3;
+# GFILL=1 adds a row "iso_fill": iso_5.gp without its splot (start-up and the fill alone),
+# for both programs, so the plot's share of each whole-process time can be read off.
+# Environment: SIZES, LEVELS (the kernel's level sets, default "1 5 201"), REPS (pvox runs per kernel figure, 3), VREPS (VTK runs per figure, 3;
 # VREPS_201 for 201 levels, 1: one FE run is many seconds), GREPS (gnuplot runs, 1), PREPS
 # (pvox whole-process runs, 3), FRAME_N, FRAME_NP, KERNEL (the kernel timer, default
 # build/bench/bench_iso_h5 beside PVOX), VTK_PYTHON (default pvpython; falls back to
@@ -44,6 +46,7 @@ PVOX=$(realpath "${1:-build/pvox}")
 N=${2:-256}
 PARTS=${PARTS:-kernel whole}
 SIZES=${SIZES:-$N}
+LEVELS=${LEVELS:-1 5 201}
 REPS=${REPS:-3}
 VREPS=${VREPS:-3}
 VREPS_201=${VREPS_201:-1}
@@ -109,6 +112,8 @@ vtk_python() {
 # ---- kernel: vtkFlyingEdges3D vs pv_iso_extract on the same file ----------------------------
 part_kernel() {
     local have_kernel=yes
+    vtk_python -c 'import vtkmodules' >/dev/null 2>&1 ||
+        fail "ParaView's Python not found or without VTK (Debian: paraview python3-paraview; or set VTK_PYTHON)"
     if [ ! -x "$KERNEL" ]; then
         have_kernel=no
         echo "note: $KERNEL not built: the isosurface kernel (src/iso) is not in this tree yet" \
@@ -124,6 +129,7 @@ part_kernel() {
         f=$(make_grid "$n")
         for set in "${level_sets[@]}"; do
             IFS='|' read -r name spec <<<"$set"
+            [[ " $LEVELS " == *" $name "* ]] || continue
             vr=$VREPS
             [ "$name" = 201 ] && vr=$VREPS_201
             out=$(vtk_python "$HERE/iso_vtk.py" "$f" "--levels=$spec" --threads "seq 1 2" \
@@ -168,7 +174,7 @@ gnuplot_run() {
     (cd "$work/g" && /usr/bin/time -f '%e %M' -o "$work/g/time" \
         gnuplot -e "N=$N; out=\"$name.png\"" "$job" >"$work/g/$name.log" 2>&1) ||
         fail "gnuplot failed on $job" "$work/g/$name.log"
-    [ -s "$work/g/$name.png" ] || fail "gnuplot wrote no $name.png" "$work/g/$name.log"
+    [ "$name" = iso_fill ] || [ -s "$work/g/$name.png" ] || fail "gnuplot wrote no $name.png" "$work/g/$name.log"
     tail -1 "$work/g/time"
 }
 # pvox_run NP NT JOB NAME: prints "seconds max-rank-KiB tracked-max-bytes", or "not_merged"
@@ -186,7 +192,7 @@ pvox_run() {
         echo not_merged
         return
     fi
-    [ -s "$d/$name.png" ] || fail "pvox wrote no $name.png ($np x $nt)" "$d/log"
+    [ "$name" = iso_fill ] || [ -s "$d/$name.png" ] || fail "pvox wrote no $name.png ($np x $nt)" "$d/log"
     local rss tracked
     rss=$(cat "$d"/rss.* | sort -g | tail -1)
     tracked=$(sed -n 's/.*peak tracked memory \([0-9]*\) bytes.*/\1/p' "$d/log" | sort -g | tail -1)
@@ -214,9 +220,15 @@ part_whole() {
     printf "$row" job "gnuplot" "gnuplot" "pvox 2x1" "pvox" "pvox 1x2" "pvox" "ratio" "ratio"
     printf "$row" "${N}^3" "s" "MiB" "s" "MiB/rank" "s" "MiB" "2x1" "1x2"
     local -a lines=()
-    local job name merged=yes
-    for name in iso_5 iso_201; do
+    local job name merged=yes names="iso_5 iso_201"
+    if [ "${GFILL:-0}" = 1 ]; then
+        # the same job without its plot: the fill and the start-up alone
+        grep -v -e '^splot' -e '^ *\$v with isosurface' "$HERE/iso_5.gp" >"$work/iso_fill.gp"
+        names="iso_fill $names"
+    fi
+    for name in $names; do
         job="$HERE/$name.gp"
+        [ "$name" = iso_fill ] && job="$work/iso_fill.gp"
         local gs="" gk="" g r s k t
         local -a gruns=() runs21=() runs12=()
         if [ "$gn" = yes ]; then
