@@ -38,7 +38,8 @@
 # build/bench/bench_iso_h5 beside PVOX), VTK_PYTHON (default pvpython; falls back to
 # `xvfb-run -a pvbatch`), VTK_CONFIG (bare: normals and scalars off, the default; default:
 # VTK's defaults), WORK (scratch directory, default a new one under /tmp; needs 8 N^3 bytes
-# per size, and 4 GiB of memory per rank for the 1024^3 frame), MPIEXEC (mpiexec).
+# per size, and 4 GiB of memory per rank for the 1024^3 frame), KEEP=1 (keep WORK's files and
+# pvox's logs), MPIEXEC (mpiexec).
 # Best-of rather than median for the kernel (the machine is shared; slow runs are other
 # load); the whole-process figures print the best and every run in the key=value lines.
 set -uo pipefail
@@ -69,7 +70,11 @@ if [ -n "${WORK:-}" ]; then
 else
     work=$(mktemp -d /tmp/pvox-bench-iso.XXXXXX)
 fi
-trap 'rm -rf "$work"' EXIT
+if [ "${KEEP:-0}" = 1 ]; then
+    trap 'echo "bench_iso: logs and files kept in $work"' EXIT
+else
+    trap 'rm -rf "$work"' EXIT
+fi
 
 fail() { echo "bench_iso: $1" >&2; [ -n "${2:-}" ] && tail -20 "$2" >&2; exit 1; }
 calc() { awk "BEGIN { printf \"%.6f\", $* }"; }
@@ -177,15 +182,15 @@ gnuplot_run() {
     [ "$name" = iso_fill ] || [ -s "$work/g/$name.png" ] || fail "gnuplot wrote no $name.png" "$work/g/$name.log"
     tail -1 "$work/g/time"
 }
-# pvox_run NP NT JOB NAME: prints "seconds max-rank-KiB tracked-max-bytes", or "not_merged"
+# pvox_run NP NT JOB NAME: prints "seconds max-rank-KiB", or "not_merged". Quiet (-q): at -v
+# pvox also computes grid checksums, which are not part of the job
 pvox_run() {
     local np=$1 nt=$2 job=$3 name=$4 d="$work/p"
     rm -rf "$d" && mkdir -p "$d"
     OMP_NUM_THREADS=$nt /usr/bin/time -f '%e' -o "$d/time" \
         "$MPIEXEC" --bind-to none --oversubscribe -n "$np" \
         sh -c 'exec /usr/bin/time -f %M -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$d/rss" \
-        "$PVOX" -vv --log-all-ranks --no-progress --threads "$nt" \
-        -e "N=$N; out=\"$name.png\"" "$job" -o "$d" >"$d/log" 2>&1 ||
+        "$PVOX" -q --threads "$nt" -e "N=$N; out=\"$name.png\"" "$job" -o "$d" >"$d/log" 2>&1 ||
         fail "pvox failed on $job ($np x $nt)" "$d/log"
     cp "$d/log" "$work/last_pvox.log"
     if grep -q 'isosurfaces (with isosurface) are not drawn' "$d/log"; then
@@ -193,10 +198,7 @@ pvox_run() {
         return
     fi
     [ "$name" = iso_fill ] || [ -s "$d/$name.png" ] || fail "pvox wrote no $name.png ($np x $nt)" "$d/log"
-    local rss tracked
-    rss=$(cat "$d"/rss.* | sort -g | tail -1)
-    tracked=$(sed -n 's/.*peak tracked memory \([0-9]*\) bytes.*/\1/p' "$d/log" | sort -g | tail -1)
-    echo "$(tail -1 "$d/time") $rss ${tracked:-0}"
+    echo "$(tail -1 "$d/time") $(cat "$d"/rss.* | sort -g | tail -1)"
 }
 
 # empty_job NP NT: best wall seconds of PREPS launches of `pvox -e 'x = 1'`
@@ -229,7 +231,7 @@ part_whole() {
     for name in $names; do
         job="$HERE/$name.gp"
         [ "$name" = iso_fill ] && job="$work/iso_fill.gp"
-        local gs="" gk="" g r s k t
+        local gs="" gk="" r s k
         local -a gruns=() runs21=() runs12=()
         if [ "$gn" = yes ]; then
             for _ in $(seq "$GREPS"); do
@@ -238,19 +240,19 @@ part_whole() {
                 gs=$(fmin "$gs" "$s"); gk=$(fmax "$gk" "$k")
             done
         fi
-        local b21="" m21="" b12="" m12="" t21="" t12=""
+        local b21="" m21="" b12="" m12=""
         for layout in "2 1" "1 2"; do
             read -r np nt <<<"$layout"
             for _ in $(seq "$PREPS"); do
                 r=$(pvox_run "$np" "$nt" "$job" "$name")
                 if [ "$r" = not_merged ]; then merged=no; break; fi
-                read -r s k t <<<"$r"
+                read -r s k <<<"$r"
                 if [ "$layout" = "2 1" ]; then
                     runs21+=("$s")
-                    if [ -z "$b21" ] || awk "BEGIN { exit !($s < $b21) }"; then b21=$s; m21=$k; t21=$t; fi
+                    if [ -z "$b21" ] || awk "BEGIN { exit !($s < $b21) }"; then b21=$s; m21=$k; fi
                 else
                     runs12+=("$s")
-                    if [ -z "$b12" ] || awk "BEGIN { exit !($s < $b12) }"; then b12=$s; m12=$k; t12=$t; fi
+                    if [ -z "$b12" ] || awk "BEGIN { exit !($s < $b12) }"; then b12=$s; m12=$k; fi
                 fi
             done
             [ "$merged" = yes ] || break
@@ -258,8 +260,8 @@ part_whole() {
         printf "$row" "$name" "${gs:-n/a}" "$(mib "$gk")" "${b21:-n/a}" "$(mib "$m21")" \
             "${b12:-n/a}" "$(mib "$m12")" "$(ratio "$gs" "$b21")" "$(ratio "$gs" "$b12")"
         lines+=("whole=$name size=$N gnuplot_s=$gs gnuplot_kib=$gk gnuplot_runs=$(IFS=,; echo "${gruns[*]}")\
- pvox_2x1_s=$b21 pvox_2x1_rank_kib=$m21 pvox_2x1_tracked_bytes=$t21 pvox_2x1_runs=$(IFS=,; echo "${runs21[*]}")\
- pvox_1x2_s=$b12 pvox_1x2_kib=$m12 pvox_1x2_tracked_bytes=$t12 pvox_1x2_runs=$(IFS=,; echo "${runs12[*]}")\
+ pvox_2x1_s=$b21 pvox_2x1_rank_kib=$m21 pvox_2x1_runs=$(IFS=,; echo "${runs21[*]}")\
+ pvox_1x2_s=$b12 pvox_1x2_kib=$m12 pvox_1x2_runs=$(IFS=,; echo "${runs12[*]}")\
  merged=$merged")
     done
     # pvox's floor: the same launch with an empty job (MPI start-up and shutdown, options)
@@ -288,26 +290,29 @@ part_frame() {
     cp "$d/log" "$work/frame.log"
     grep -q 'isosurfaces (with isosurface) are not drawn' "$d/log" &&
         echo "note: $NOT_MERGED; the figures below are the fill and an empty plot"
-    local row='%-5s %8s %8s %8s %10s %8s %11s %10s\n'
-    printf "$row" rank "start s" "fill s" "plot s" "composite" "job s" "tracked GiB" "RSS GiB"
+    local row='%-5s %8s %8s %9s %8s %10s %8s %11s %10s\n'
+    printf "$row" rank "start s" "fill s" "checksum" "plot s" "composite" "job s" "tracked GiB" "RSS GiB"
     local r
     for ((r = 0; r < np; r++)); do
         awk -v r="r$r/" -v rssf="$d/rss.$r" '
             function ts(line) { return substr(line, 2, index(line, "]") - 2) + 0 }
             index($0, "] " r) == 0 { next }
             /grid: vfill: .* in [0-9.]+ s/ { te = ts($0); for (i = 1; i <= NF; i++) if ($i == "in") fs = $(i + 1) }
+            /grid: .* checksum / { if (!tc) tc = ts($0) }
             /render: wrote / { tw = ts($0) }
             /render: composite: / { c = $NF; sub(/s$/, "", c); if (c == "") c = $(NF - 1); comp = c }
             /peak tracked memory/ { for (i = 1; i <= NF; i++) if ($i == "memory") tr = $(i + 1); tj = $NF; sub(/s$/, "", tj); if (tj == "") tj = $(NF - 1) }
             END {
                 getline k < rssf
-                printf "%-5s %8.3f %8.3f %8s %10s %8s %11.2f %10.2f\n", substr(r, 1, length(r) - 1),
-                    te - fs, fs, tw ? sprintf("%.3f", tw - te) : "n/a", comp ? comp : "n/a",
+                tp = tc ? tc : te
+                printf "%-5s %8.3f %8.3f %9.3f %8s %10s %8s %11.2f %10.2f\n", substr(r, 1, length(r) - 1),
+                    te - fs, fs, tc ? tc - te : 0, tw ? sprintf("%.3f", tw - tp) : "n/a", comp ? comp : "n/a",
                     tj ? tj : "n/a", tr / 1073741824, k / 1048576
             }' "$d/log"
     done
-    echo "start = up to the fill (start-up, parse, allocation), plot = from the end of the fill to the" \
-        "PNG written (scene, extraction, rasterising, compositing, encoding); composite included"
+    echo "start = up to the fill (start-up, parse, allocation and first touch of the grid);" \
+        "checksum = the grid checksum -v logs after a fill; plot = from there to the PNG written" \
+        "(scene, extraction, rasterising, compositing, encoding; composite is part of it)"
     echo "whole mpiexec run: $(tail -1 "$d/time") s. Every timed line pvox logged:"
     grep -E ' [0-9.]+ s\b' "$d/log" | grep -v 'peak tracked' | sed 's/^/  /'
 }
