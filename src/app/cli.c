@@ -271,7 +271,7 @@ void pv_cli_print_help(FILE *f)
           "                       cores)\n"
           "  --max-memory SIZE    memory limit per rank used by the grid size check, e.g. 4G\n"
           "  --batch-triangles N  triangles a rank rasterises before compositing them and\n"
-          "                       going on (default 2000000; bounds the memory of big\n"
+          "                       going on (default 500000; bounds the memory of big\n"
           "                       isosurface frames)\n"
           "  --progress           progress bars on stderr (default when stderr is a terminal)\n"
           "  --no-progress        no progress bars\n"

@@ -434,7 +434,9 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
         if (!step) st = ctx->err_code ? ctx->err_code : PV_ENOMEM;
     }
     if (st == PV_OK) pv_tile_clear(tile);
-    size_t budget = ctx->opt.batch_triangles > 0 ? (size_t)ctx->opt.batch_triangles : 2000000;
+    /* the default keeps the raster's arrays (about 150 bytes a triangle while rendering)
+     * under 2^19 entries, about 100 MB: well within what a rank may use beyond its slab */
+    size_t budget = ctx->opt.batch_triangles > 0 ? (size_t)ctx->opt.batch_triangles : 500000;
     bool step_front = pv_view_z_facing(SF->view) >= 0; /* higher z nearer: later steps in front */
     double zlo = SF->zlo, zhi = SF->zhi, zcur = zlo;
     int64_t kk = sg->z0;

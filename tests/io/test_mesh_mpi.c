@@ -498,7 +498,7 @@ static void test_vtp(pv_ctx *ctx, const char *dir, const char *name, const poly 
         PV_CHECK(parse_vtp(path, &v));
         check_vtp_content(&v, p, np, L);
         vtp_free(&v);
-        size_t la, lb, lc;
+        size_t la = 0, lb = 0, lc = 0;
         char *a = slurp(path, &la), *b = slurp(alt, &lb), *d = slurp(rnd, &lc);
         PV_CHECK(a && b && d && la == lb && la == lc && memcmp(a, b, la) == 0 &&
                  memcmp(a, d, la) == 0);
