@@ -30,8 +30,10 @@
  * buffer and noting where each row's run starts. After the region the calling thread emits
  * the runs in row order, in batches of at most PV_ISO_BATCH: the order and every bit of the
  * output are independent of the thread count and of how the layers are split into calls.
- * A chunk that produced more than POLY_BUDGET polygons makes the next chunk smaller, so
- * the buffers stay bounded by about one chunk's polygons (never the whole mesh).
+ * Once a chunk holds POLY_BUDGET polygons its rows not yet started are left out, and the
+ * next chunk begins at the first row left out (rows finished after it are recomputed):
+ * the buffers hold at most about POLY_BUDGET polygons plus one row per thread, never the
+ * whole mesh.
  *
  * Memory is plain malloc (the kernel has no ctx, iso.h); a thread grows its own polygon
  * buffer with realloc inside the region when a chunk outgrows it (glibc's allocator is
@@ -55,7 +57,7 @@
 #endif
 
 #define CHUNK_CELLS (1 << 20)  /* cells per chunk (one parallel region) */
-#define POLY_BUDGET (1 << 17)  /* polygons per chunk above which the next one shrinks */
+#define POLY_BUDGET (1 << 17)  /* polygons per chunk (about 18 MiB) before it stops early */
 #define FEW_LEVELS 16          /* up to this many: q as a sum of compares */
 #define QBLOCK 16384           /* nodes per q work item */
 
@@ -79,8 +81,9 @@ typedef struct edgeinfo {
 } edgeinfo;
 
 typedef struct unitrec {
-    int tid;              /* thread whose buffer holds the row's polygons */
+    int tid;              /* thread whose buffer holds the row's polygons; -1 left out */
     size_t start, count;  /* run in that buffer */
+    uint64_t active, tris; /* the row's statistics */
 } unitrec;
 
 typedef struct scratch {
@@ -89,7 +92,7 @@ typedef struct scratch {
     void *cmin, *cmax;    /* column minima / maxima of q (nx entries) */
     uint8_t *act;         /* cell activity (nx rounded up to 8, zero tail) */
     int *ord;             /* caller indices of one cell's levels (unsorted levels only) */
-    uint64_t active, polys, tris;
+    uint64_t active, tris;   /* running statistics */
     bool failed;
 } scratch;
 
@@ -366,7 +369,6 @@ static void cell_level(const job *jb, scratch *ts, uint64_t cell, const int64_t 
     }
     ts->n += P->npolys;
     ts->active++;
-    ts->polys += P->npolys;
     ts->tris += P->ntris;
 }
 
@@ -499,7 +501,7 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
     jb.rows = rows;
     jb.k0 = k0;
 
-    int64_t cu_max = CHUNK_CELLS / (nx - 1);
+    int64_t cu_max = CHUNK_CELLS / (nx - 1); /* rows per chunk */
     if (cu_max < 1) cu_max = 1;
     if (cu_max > nunits_all) cu_max = nunits_all;
     jb.ring = (int)(cu_max / rows + 3);
@@ -523,10 +525,10 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
     /* q planes known: [max(k0, qhi - ring + 1), qhi]; a chunk's planes span at most `ring`,
      * so computing up to its last plane overwrites only planes before its first */
     int64_t qhi = k0 - 1;
-    int64_t cu = cu_max;
     uint64_t cells = 0, active = 0, npolys = 0, ntris = 0;
-    for (int64_t u0 = 0; status == 0 && u0 < nunits_all; u0 += cu) {
-        int64_t u1 = u0 + cu < nunits_all ? u0 + cu : nunits_all, nunits = u1 - u0;
+    for (int64_t u0 = 0, done; status == 0 && u0 < nunits_all; u0 += done) {
+        int64_t u1 = u0 + cu_max < nunits_all ? u0 + cu_max : nunits_all;
+        int64_t nunits = u1 - u0;
         int64_t ka = k0 + u0 / rows, kb = k0 + (u1 - 1) / rows;
         for (int64_t p = ka; p <= kb + 1; p++) jb.vp[p % jb.ring] = f->plane(f->ud, p);
         int64_t pfirst = qhi >= ka ? qhi + 1 : ka;
@@ -536,9 +538,10 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
         int64_t grain = nunits / ((int64_t)nt * 16);
         if (grain < 1) grain = 1;
         for (int t = 0; t < nt; t++) scr[t].n = 0;
+        uint64_t produced = 0; /* polygons of this chunk so far */
         const job *J = &jb;
 #pragma omp parallel num_threads(nt) default(none)                                          \
-    shared(J, scr, rec, u0, nunits, pfirst, qblocks, nqitems, grain, np, rows)
+    shared(J, scr, rec, u0, nunits, pfirst, qblocks, nqitems, grain, np, rows, produced)
         {
             int tid = omp_get_thread_num();
             scratch *ts = &scr[tid];
@@ -551,42 +554,49 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
                        (char *)J->q + ((size_t)s * (size_t)np + (size_t)b0) * (size_t)J->qw,
                        (size_t)(b1 - b0));
             }
+            /* Rows start in increasing order; once the chunk holds POLY_BUDGET polygons the
+             * rows not started yet are left for the next chunk (row 0 always runs, so every
+             * chunk advances). */
 #pragma omp for schedule(dynamic, grain)
             for (int64_t u = 0; u < nunits; u++) {
+                uint64_t sofar;
+#pragma omp atomic read
+                sofar = produced;
+                unitrec *r = &rec[u];
+                if (ts->failed || (u > 0 && sofar > POLY_BUDGET)) {
+                    r->tid = -1;
+                    continue;
+                }
                 size_t start = ts->n;
+                uint64_t a0 = ts->active, t0 = ts->tris;
                 int64_t g = J->k0 * rows + u0 + u;
-                if (!ts->failed) row_cells(J, ts, g / rows, g % rows);
-                rec[u].tid = tid;
-                rec[u].start = start;
-                rec[u].count = ts->n - start;
+                row_cells(J, ts, g / rows, g % rows);
+                r->tid = tid;
+                r->start = start;
+                r->count = ts->n - start;
+                r->active = ts->active - a0;
+                r->tris = ts->tris - t0;
+#pragma omp atomic
+                produced += r->count;
             }
         }
         if (nqp > 0) qhi = kb + 1;
         bool failed = false;
-        uint64_t chunk_polys = 0;
-        for (int t = 0; t < nt; t++) {
-            failed |= scr[t].failed;
-            chunk_polys += scr[t].n;
-        }
+        for (int t = 0; t < nt; t++) failed |= scr[t].failed;
         if (failed) {
             status = PV_ENOMEM;
             break;
         }
-        cells += (uint64_t)nunits * (uint64_t)(nx - 1);
-        for (int t = 0; t < nt; t++) {
-            active += scr[t].active;
-            npolys += scr[t].polys;
-            ntris += scr[t].tris;
-            scr[t].active = scr[t].polys = scr[t].tris = 0;
+        /* the rows before the first one left out are complete: emit them */
+        done = 0;
+        while (done < nunits && rec[done].tid >= 0) {
+            active += rec[done].active;
+            npolys += rec[done].count;
+            ntris += rec[done].tris;
+            done++;
         }
-        status = emit_runs(scr, rec, nunits, emit, ud);
-        /* bounded buffers: shrink the next chunk after a dense one, grow back after sparse */
-        if (chunk_polys > POLY_BUDGET) {
-            cu = (int64_t)((double)nunits * POLY_BUDGET / (double)chunk_polys);
-            if (cu < 1) cu = 1;
-        } else if (chunk_polys < POLY_BUDGET / 4 && cu < cu_max) {
-            cu = cu * 2 < cu_max ? cu * 2 : cu_max;
-        }
+        cells += (uint64_t)done * (uint64_t)(nx - 1);
+        status = emit_runs(scr, rec, done, emit, ud);
     }
     if (scr)
         for (int t = 0; t < nt; t++) {

@@ -189,6 +189,7 @@ static inline void reference(const tfield *t, int64_t k0, int64_t k1, const doub
                     int cs = 0;
                     for (int c = 0; c < 8; c++)
                         if ((double)v[c] < lv[o]) cs |= 1 << c;
+                    if (cs == 0 || cs == 255) continue;
                     const pv_iso_case *C = &tab[cs];
                     double pos[12][3];
                     uint64_t id[12];
