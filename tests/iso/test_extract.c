@@ -110,6 +110,16 @@ static void random_levels(void)
     PV_CHECK(same_as_reference(&small, spaced_rev, 40, 1));
     PV_CHECK(same_as_reference(&small, rnd, 40, 2));
     free(small.v);
+    /* equally spaced levels whose float thresholds follow t0 + l * step exactly (the
+     * arithmetic classifier), values on and between the levels */
+    tfield ar = random_field(12, 11, 10, 15, -1.5, 41.5);
+    for (int64_t n = 0; n < 12 * 11 * 10; n += 7) ar.v[n] = (float)(int)ar.v[n];
+    double ints[40];
+    for (int l = 0; l < 40; l++) ints[l] = l;
+    PV_CHECK(same_as_reference(&ar, ints, 40, 2));
+    for (int l = 0; l < 40; l++) ints[l] = 0.5 * l - 3.0;
+    PV_CHECK(same_as_reference(&ar, ints, 40, 1));
+    free(ar.v);
     free(t.v);
 
     /* 300 levels: 16-bit classes; values cross only a few of them per cell */
