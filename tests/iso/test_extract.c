@@ -114,11 +114,11 @@ static void random_levels(void)
      * arithmetic classifier), values on and between the levels */
     tfield ar = random_field(12, 11, 10, 15, -1.5, 41.5);
     for (int64_t n = 0; n < 12 * 11 * 10; n += 7) ar.v[n] = (float)(int)ar.v[n];
-    double ints[40];
-    for (int l = 0; l < 40; l++) ints[l] = l;
-    PV_CHECK(same_as_reference(&ar, ints, 40, 2));
-    for (int l = 0; l < 40; l++) ints[l] = 0.5 * l - 3.0;
-    PV_CHECK(same_as_reference(&ar, ints, 40, 1));
+    double lv40[40];
+    for (int l = 0; l < 40; l++) lv40[l] = l;
+    PV_CHECK(same_as_reference(&ar, lv40, 40, 2));
+    for (int l = 0; l < 40; l++) lv40[l] = 0.5 * l - 3.0;
+    PV_CHECK(same_as_reference(&ar, lv40, 40, 1));
     free(ar.v);
     free(t.v);
 
