@@ -700,9 +700,14 @@ static void master_step(job *jb, master *M)
             M->begun = true;
         }
         if (st == 1) { /* in progress: its polygons so far */
-            M->pe = atomic_load_explicit(&jb->wk[r->tid].w, memory_order_acquire);
-            flush(jb, M, true);
-            return;
+            /* w read before the state again: if the row is still running, w is its own
+             * (the thread publishes "done" before it writes its next row) */
+            uint64_t w = atomic_load_explicit(&jb->wk[r->tid].w, memory_order_acquire);
+            if (atomic_load_explicit(&r->state, memory_order_acquire) == 1) {
+                M->pe = w;
+                flush(jb, M, true);
+                return;
+            }
         }
         M->pe = r->start + r->count;
         M->active += r->active;
