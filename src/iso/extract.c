@@ -10,9 +10,9 @@
  * level is replaced by the smallest float >= it (for a float value v, v >= level iff
  * v >= that float), and q is a compare (one level), a sum of compares (a few), an
  * arithmetic guess corrected against the neighbouring thresholds (many, equally spaced) or
- * a binary search. A NaN node gets q = QMARK (the type's largest value, above every level
- * count), and a cell whose largest q is QMARK is skipped: a cell with a NaN corner emits
- * nothing. q is 8 bits up to 254 levels, 16 bits up to 65534, else 32.
+ * a binary search. A NaN node gets some q (the compares fail); an active cell with a NaN
+ * corner is skipped when its values are read, so a cell with a NaN corner emits nothing.
+ * q is 8 bits up to 255 levels, 16 bits up to 65535, else 32.
  *
  * Per cell row (j, k): the column minima/maxima of q over the four nodes (i, j..j+1,
  * k..k+1), then per cell the min/max of two columns and an activity byte (vectorised
@@ -358,17 +358,14 @@ PV_CLONES static void q_lift(const lvinfo *L, const float *restrict v, int32_t *
 
 /* ---- the typed, vectorisable loops: q of a node range, and row activity ----------------- */
 
-/* all ones (QMARK) for a NaN, else 0: an OR that vectorises far better than a select */
-#define NANMASK(T, x) ((T)(-(int)((x) != (x))))
-
-#define DEF_QLOOPS(T, S, QMARK)                                                              \
+#define DEF_QLOOPS(T, S)                                                              \
     PV_CLONES static void qnodes_##S(const lvinfo *L, const float *restrict v,               \
                                      T *restrict q, size_t n)                                \
     {                                                                                        \
         switch (L->mode) {                                                                   \
         case Q_ONE: {                                                                        \
             const float t0 = L->thr[0];                                                      \
-            for (size_t i = 0; i < n; i++) q[i] = (T)((T)(v[i] >= t0) | NANMASK(T, v[i]));   \
+            for (size_t i = 0; i < n; i++) q[i] = (T)(v[i] >= t0);                           \
             break;                                                                           \
         }                                                                                    \
         case Q_FEW:                                                                          \
@@ -377,7 +374,6 @@ PV_CLONES static void q_lift(const lvinfo *L, const float *restrict v, int32_t *
                 const float t = L->thr[l];                                                   \
                 for (size_t i = 0; i < n; i++) q[i] = (T)(q[i] + (T)(v[i] >= t));            \
             }                                                                                \
-            for (size_t i = 0; i < n; i++) q[i] = (T)(q[i] | NANMASK(T, v[i]));              \
             break;                                                                           \
         case Q_SPACED:                                                                       \
         default:                                                                             \
@@ -387,18 +383,19 @@ PV_CLONES static void q_lift(const lvinfo *L, const float *restrict v, int32_t *
                 if (L->mode == Q_SPACED && L->arith) q_arith(L, v + i0, g, m);               \
                 else if (L->mode == Q_SPACED) q_guess(L, v + i0, g, m);                      \
                 else q_lift(L, v + i0, g, m);                                                \
-                for (size_t i = 0; i < m; i++)                                               \
-                    q[i0 + i] = (T)((T)g[i] | NANMASK(T, v[i0 + i]));                        \
+                for (size_t i = 0; i < m; i++) q[i0 + i] = (T)g[i];                          \
             }                                                                                \
             break;                                                                           \
         }                                                                                    \
     }                                                                                        \
-    /* activity of the nx-1 cells between rows a, b (plane k) and c, d (plane k+1) */        \
-    PV_CLONES static void rowact_##S(const T *restrict a, const T *restrict b,               \
-                                     const T *restrict c, const T *restrict d,               \
-                                     T *restrict cmin, T *restrict cmax,                     \
-                                     uint8_t *restrict act, size_t nx)                       \
+    /* activity of the nx-1 cells between rows a, b (plane k) and c, d (plane k+1); returns \
+     * whether any cell is active */                                                         \
+    PV_CLONES static int rowact_##S(const T *restrict a, const T *restrict b,                \
+                                    const T *restrict c, const T *restrict d,                \
+                                    T *restrict cmin, T *restrict cmax,                      \
+                                    uint8_t *restrict act, size_t nx)                        \
     {                                                                                        \
+        uint8_t any = 0;                                                                     \
         for (size_t i = 0; i < nx; i++) {                                                    \
             T x = a[i] < b[i] ? a[i] : b[i], y = c[i] < d[i] ? c[i] : d[i];                  \
             T u = a[i] > b[i] ? a[i] : b[i], w = c[i] > d[i] ? c[i] : d[i];                  \
@@ -408,13 +405,15 @@ PV_CLONES static void q_lift(const lvinfo *L, const float *restrict v, int32_t *
         for (size_t i = 0; i + 1 < nx; i++) {                                                \
             T lo = cmin[i] < cmin[i + 1] ? cmin[i] : cmin[i + 1];                            \
             T hi = cmax[i] > cmax[i + 1] ? cmax[i] : cmax[i + 1];                            \
-            act[i] = (uint8_t)((lo < hi) & (hi != (T)QMARK));                                \
+            act[i] = (uint8_t)(lo < hi);                                                     \
+            any |= act[i];                                                                   \
         }                                                                                    \
+        return any;                                                                          \
     }
 
-DEF_QLOOPS(uint8_t, u8, UINT8_MAX)
-DEF_QLOOPS(uint16_t, u16, UINT16_MAX)
-DEF_QLOOPS(uint32_t, u32, UINT32_MAX)
+DEF_QLOOPS(uint8_t, u8)
+DEF_QLOOPS(uint16_t, u16)
+DEF_QLOOPS(uint32_t, u32)
 
 static void qnodes(const job *jb, const float *v, void *q, size_t n)
 {
@@ -599,11 +598,13 @@ static bool row_cells(tctx *c, int64_t k, int64_t j)
     const char *q1 = (const char *)jb->q + (size_t)s1 * (size_t)np * (size_t)w;
     const void *qa = q0 + (size_t)(j * nx) * (size_t)w, *qb = q0 + (size_t)((j + 1) * nx) * (size_t)w;
     const void *qc = q1 + (size_t)(j * nx) * (size_t)w, *qd = q1 + (size_t)((j + 1) * nx) * (size_t)w;
+    int any;
     switch (w) {
-    case 1: rowact_u8(qa, qb, qc, qd, me->cmin, me->cmax, me->act, (size_t)nx); break;
-    case 2: rowact_u16(qa, qb, qc, qd, me->cmin, me->cmax, me->act, (size_t)nx); break;
-    default: rowact_u32(qa, qb, qc, qd, me->cmin, me->cmax, me->act, (size_t)nx); break;
+    case 1: any = rowact_u8(qa, qb, qc, qd, me->cmin, me->cmax, me->act, (size_t)nx); break;
+    case 2: any = rowact_u16(qa, qb, qc, qd, me->cmin, me->cmax, me->act, (size_t)nx); break;
+    default: any = rowact_u32(qa, qb, qc, qd, me->cmin, me->cmax, me->act, (size_t)nx); break;
     }
+    if (!any) return true;
     const float *va = jb->vp[k - jb->k0] + j * nx, *vb = va + nx;
     const float *vc = jb->vp[k + 1 - jb->k0] + j * nx, *vd = vc + nx;
     const int64_t ncell = nx - 1;
@@ -618,6 +619,9 @@ static bool row_cells(tctx *c, int64_t k, int64_t j)
                              qget(qb, w, i),  qget(qc, w, i),     qget(qc, w, i + 1),
                              qget(qd, w, i + 1), qget(qd, w, i)};
             float v[8] = {va[i], va[i + 1], vb[i + 1], vb[i], vc[i], vc[i + 1], vd[i + 1], vd[i]};
+            bool nan = false;
+            for (int b = 0; b < 8; b++) nan |= v[b] != v[b];
+            if (nan) continue; /* a NaN corner: the cell emits nothing */
             int64_t ijk[3] = {i, j, k};
             if (!cell_all(c, rowbase + (uint64_t)i, ijk, q, v)) return false;
         }
@@ -780,7 +784,7 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
         pv_iso_corner_offset(c, off);
         jb->cornoff[c] = off[0] + off[1] * nx + off[2] * np;
     }
-    jb->qw = nlevels <= 254 ? 1 : nlevels <= 65534 ? 2 : 4;
+    jb->qw = nlevels <= 255 ? 1 : nlevels <= 65535 ? 2 : 4;
     jb->nx = nx;
     jb->ny = ny;
     jb->rows = rows;

@@ -131,15 +131,20 @@ static void random_levels(void)
     }
     PV_CHECK(same_as_reference(&s, many, 300, 2));
     PV_CHECK(same_as_reference(&s, manyr, 300, 1));
+    /* 255 levels: the most 8-bit classes hold; 256: 16-bit */
+    PV_CHECK(same_as_reference(&s, many, 255, 1));
+    PV_CHECK(same_as_reference(&s, manyr, 256, 2));
     free(s.v);
 
-    /* 65535 levels: 32-bit classes */
+    /* 65535 levels: the most 16-bit classes hold; 65536: 32-bit */
     tfield u = random_field(6, 5, 5, 3, 0.5, 0.5001);
-    double *huge = malloc(65535 * sizeof *huge);
-    for (int l = 0; l < 65535; l++) huge[l] = l / 65534.0;
+    double *huge = malloc(65536 * sizeof *huge);
+    for (int l = 0; l < 65536; l++) huge[l] = l / 65535.0;
     PV_CHECK(same_as_reference(&u, huge, 65535, 2));
-    for (int l = 0; l < 65535; l++) huge[l] = 0.49 + 0.02 * hash01(5 + (uint64_t)l);
+    PV_CHECK(same_as_reference(&u, huge, 65536, 1));
+    for (int l = 0; l < 65536; l++) huge[l] = 0.49 + 0.02 * hash01(5 + (uint64_t)l);
     PV_CHECK(same_as_reference(&u, huge, 65535, 1));
+    PV_CHECK(same_as_reference(&u, huge, 65536, 2));
     free(huge);
     free(u.v);
 
@@ -202,6 +207,12 @@ static void nan_cells(void)
         }
     double lv[2] = {0.5, 0.3};
     PV_CHECK(same_as_reference(&t, lv, 2, 2));
+    PV_CHECK(same_as_reference(&t, lv, 1, 1));
+    double many[40];
+    for (int l = 0; l < 40; l++) many[l] = l / 40.0; /* spacing classifier */
+    PV_CHECK(same_as_reference(&t, many, 40, 2));
+    for (int l = 0; l < 40; l++) many[l] = hash01(4242 + (uint64_t)l); /* binary lifting */
+    PV_CHECK(same_as_reference(&t, many, 40, 1));
     pv_iso_field f = tf_field(&t);
     pv_iso_opts o = {true, 2};
     polyvec pv = {0};
