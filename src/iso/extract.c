@@ -16,29 +16,32 @@
  *
  * Per cell row (j, k): the column minima/maxima of q over the four nodes (i, j..j+1,
  * k..k+1), then per cell the min/max of two columns and an activity byte (vectorised
- * loops); only active cells are visited, by 8-byte words of activity. An active cell emits,
+ * loops); only active cells are visited, by 8-byte words of activity (a row with none is
+ * skipped). An active cell emits,
  * for each crossing level in caller-index order, the polygons of its case. A vertex lies on
  * the edge from its lower node a to the upper node b: t = (L - v_a) / (v_b - v_a) and
  * point = a + t (b - a) in double, so every cell sharing the edge (and every slab split)
  * computes the same bits, and its id is the grid edge's.
  *
- * Parallel shape: the cell rows of [k0, k1) are numbered layer by layer (units) and walked
- * in chunks of about CHUNK_CELLS cells. Per chunk the calling thread fetches the planes the
- * chunk reads; one parallel region computes the q planes not yet known (kept in a ring of
- * planes, so each plane is classified once and serves both its layers), then the rows
- * (schedule(dynamic): their cost varies), each thread appending polygons to its own
- * buffer and noting where each row's run starts. After the region the calling thread emits
- * the runs in row order, in batches of at most PV_ISO_BATCH: the order and every bit of the
- * output are independent of the thread count and of how the layers are split into calls.
- * Once a chunk holds POLY_BUDGET polygons its rows not yet started are left out, and the
- * next chunk begins at the first row left out (rows finished after it are recomputed):
- * the buffers hold at most about POLY_BUDGET polygons plus one row per thread, never the
- * whole mesh.
+ * q is classified on demand, in blocks of about QNODES nodes of a plane, by the first
+ * thread that needs the block (a compare-and-swap claims it; the others wait for it), into
+ * a ring of a few q planes: each plane is classified once and serves both its layers.
  *
- * Memory is plain malloc (the kernel has no ctx, iso.h); a thread grows its own polygon
- * buffer with realloc inside the region when a chunk outgrows it (glibc's allocator is
- * thread-safe; pv_alloc, which is not, is not used). An allocation failure ends the call
- * with PV_ENOMEM after the region.
+ * Parallel shape: a pipeline in one parallel region. The cell rows of [k0, k1) are handed
+ * out in increasing order, a few at a time (an atomic counter). A thread writes a row's
+ * polygons into its own ring buffer (RING_POLYS) and publishes its progress; the calling
+ * thread (OpenMP's master) emits the rows strictly in order, in batches of at most
+ * PV_ISO_BATCH straight from the rings (a row still being computed is emitted in whole
+ * batches), and computes rows itself whenever nothing is ready. A thread whose ring is full,
+ * or that is too far ahead of the emitted rows for the record ring or the q ring, waits
+ * (spinning, then yielding the core); the calling thread emits while it waits, so the row
+ * everybody waits for can always advance. The order and every bit of the output are
+ * independent of the thread count and of how the layers are split into calls; memory is
+ * bounded by the rings (never the whole mesh), all allocated before the region.
+ *
+ * The planes are asked for by the calling thread before the region, in order, and read
+ * during the whole call. Memory is plain malloc (the kernel has no ctx, iso.h); an
+ * allocation failure returns PV_ENOMEM before anything is emitted.
  */
 #include "iso_int.h"
 
@@ -60,33 +63,32 @@
 #endif
 
 #define RING_POLYS (2 * PV_ISO_BATCH + 1024) /* polygons per thread ring (about 1.3 MiB) */
-#define QNODES 4096            /* nodes per classification block (about) */
-#define QRING_NODES (1 << 16)  /* the q ring has 4 planes plus this many nodes' worth */
-#define FEW_LEVELS 16          /* up to this many: q as a sum of compares */
-#define QBLOCK 16384           /* nodes per q work item */
+#define QNODES 4096                          /* nodes per classification block (about) */
+#define QRING_NODES (1 << 16) /* the q ring has 4 planes plus this many nodes' worth */
+#define FEW_LEVELS 16         /* up to this many: q as a sum of compares */
 
 enum { Q_ONE, Q_FEW, Q_SPACED, Q_SEARCH };
 
 typedef struct lvinfo {
-    int n;                /* levels */
-    int mode;             /* Q_* */
-    float *thr;           /* n sorted thresholds: v >= thr[l] iff v >= sorted level l;
+    int n;               /* levels */
+    int mode;            /* Q_* */
+    float *thr;          /* n sorted thresholds: v >= thr[l] iff v >= sorted level l;
                              thr[-1] = -inf, thr[n ... 2n] = NaN (never <= a value) */
-    float *pad;           /* thr's allocation */
-    int top;              /* largest power of two <= n (binary lifting) */
-    int *orig;            /* sorted index -> caller index */
-    int *rank;            /* caller index -> sorted index */
-    const double *value;  /* the caller's levels (by caller index) */
-    bool identity;        /* orig[l] == l: the caller's levels were sorted */
-    float t0, inv_step;   /* Q_SPACED: guess = floor((v - t0) * inv_step) + 1 */
-    float step;           /* Q_SPACED with arith: thr[l] == t0 + (float)l * step exactly */
+    float *pad;          /* thr's allocation */
+    int top;             /* largest power of two <= n (binary lifting) */
+    int *orig;           /* sorted index -> caller index */
+    int *rank;           /* caller index -> sorted index */
+    const double *value; /* the caller's levels (by caller index) */
+    bool identity;       /* orig[l] == l: the caller's levels were sorted */
+    float t0, inv_step;  /* Q_SPACED: guess = floor((v - t0) * inv_step) + 1 */
+    float step;          /* Q_SPACED with arith: thr[l] == t0 + (float)l * step exactly */
     bool arith;
 } lvinfo;
 
 typedef struct edgeinfo {
-    int a, b;             /* corners, lower node first */
-    int axis;             /* 0 x, 1 y, 2 z */
-    int off[3];           /* offset of corner a */
+    int a, b;   /* corners, lower node first */
+    int axis;   /* 0 x, 1 y, 2 z */
+    int off[3]; /* offset of corner a */
 } edgeinfo;
 
 /* One cell row's record (a slot of the record ring, unit u in slot u % nrec). */
@@ -114,9 +116,9 @@ typedef struct worker {
 
 /* The calling thread's emission state. */
 typedef struct master {
-    int64_t eu;            /* earliest row not completely emitted */
-    bool begun;            /* its polygons are joined to the pending run */
-    int pt;                /* pending run: thread (-1 none), ring positions [ps, pe) */
+    int64_t eu; /* earliest row not completely emitted */
+    bool begun; /* its polygons are joined to the pending run */
+    int pt;     /* pending run: thread (-1 none), ring positions [ps, pe) */
     uint64_t ps, pe;
     uint64_t active, polys, tris;
     int status;
@@ -128,11 +130,11 @@ typedef struct job {
     const lvinfo *L;
     const pv_iso_polys *ptab;
     edgeinfo edge[12];
-    int64_t cornoff[8];    /* node index offset of each corner */
-    int qw;                /* bytes per q */
+    int64_t cornoff[8]; /* node index offset of each corner */
+    int qw;             /* bytes per q */
     int64_t nx, ny, rows;
     int64_t k0, k1;
-    const float **vp;      /* value planes k0..k1 (index k - k0) */
+    const float **vp; /* value planes k0..k1 (index k - k0) */
     /* q planes: a ring of `ring` planes (plane P in slot P % ring), each in qblocks blocks
      * of qrows node rows; qstate[slot * qblocks + b] = 2P + 1 while block b of plane P is
      * being classified, 2P + 2 once it is ready */
@@ -141,9 +143,9 @@ typedef struct job {
     int64_t qrows, qblocks;
     atomic_int_fast64_t *qstate;
     /* the rows */
-    int64_t total;         /* rows of the call: (k1 - k0) * rows */
-    int64_t grain;         /* rows per grab */
-    int64_t nrec;          /* record slots */
+    int64_t total; /* rows of the call: (k1 - k0) * rows */
+    int64_t grain; /* rows per grab */
+    int64_t nrec;  /* record slots */
     unitrec *rec;
     atomic_int_fast64_t next;    /* next row to hand out */
     atomic_int_fast64_t emitted; /* rows completely emitted (a prefix) */
@@ -156,7 +158,7 @@ typedef struct tctx {
     job *jb;
     worker *self;
     int tid;
-    master *M;             /* NULL on the other threads */
+    master *M; /* NULL on the other threads */
 } tctx;
 
 /* ---- levels ---------------------------------------------------------------------------- */
@@ -204,7 +206,10 @@ static bool levels_init(lvinfo *L, const double *levels, int n)
                 L->orig[m] = x;
             }
         } else {
-            typedef struct { double k; int i; } kv;
+            typedef struct {
+                double k;
+                int i;
+            } kv;
             kv *a = malloc((size_t)n * sizeof *a);
             if (!a) return false;
             for (int l = 0; l < n; l++) {
@@ -251,7 +256,7 @@ static bool levels_init(lvinfo *L, const double *levels, int n)
             bool even = true;
             for (int l = 0; l < n && even; l++)
                 if (fabs((double)L->thr[l] - (t0 + l * step)) > 0.25 * step) even = false;
-            if (even && (float)(1.0 / step) > 0.0f && isfinite((float)(1.0 / step))) {
+            if (even && 1.0 / step < (double)FLT_MAX) {
                 L->mode = Q_SPACED;
                 L->t0 = L->thr[0];
                 L->inv_step = (float)(1.0 / step);
@@ -272,7 +277,7 @@ static void levels_fini(lvinfo *L)
     free(L->rank);
 }
 
-/* q of one node by search / guess (the scalar modes); v is not NaN */
+/* q of one node by binary search (the fallback of the guessing classifiers); v is not NaN */
 static inline unsigned q_search(const lvinfo *L, float v)
 {
     const float *t = L->thr;
@@ -358,57 +363,59 @@ PV_CLONES static void q_lift(const lvinfo *L, const float *restrict v, int32_t *
 
 /* ---- the typed, vectorisable loops: q of a node range, and row activity ----------------- */
 
-#define DEF_QLOOPS(T, S)                                                              \
-    PV_CLONES static void qnodes_##S(const lvinfo *L, const float *restrict v,               \
-                                     T *restrict q, size_t n)                                \
-    {                                                                                        \
-        switch (L->mode) {                                                                   \
-        case Q_ONE: {                                                                        \
-            const float t0 = L->thr[0];                                                      \
-            for (size_t i = 0; i < n; i++) q[i] = (T)(v[i] >= t0);                           \
-            break;                                                                           \
-        }                                                                                    \
-        case Q_FEW:                                                                          \
-            for (size_t i = 0; i < n; i++) q[i] = 0;                                         \
-            for (int l = 0; l < L->n; l++) {                                                 \
-                const float t = L->thr[l];                                                   \
-                for (size_t i = 0; i < n; i++) q[i] = (T)(q[i] + (T)(v[i] >= t));            \
-            }                                                                                \
-            break;                                                                           \
-        case Q_SPACED:                                                                       \
-        default:                                                                             \
-            for (size_t i0 = 0; i0 < n; i0 += QSUB) {                                        \
-                size_t m = n - i0 < QSUB ? n - i0 : QSUB;                                    \
-                int32_t g[QSUB];                                                             \
-                if (L->mode == Q_SPACED && L->arith) q_arith(L, v + i0, g, m);               \
-                else if (L->mode == Q_SPACED) q_guess(L, v + i0, g, m);                      \
-                else q_lift(L, v + i0, g, m);                                                \
-                for (size_t i = 0; i < m; i++) q[i0 + i] = (T)g[i];                          \
-            }                                                                                \
-            break;                                                                           \
-        }                                                                                    \
-    }                                                                                        \
+#define DEF_QLOOPS(T, S)                                                                           \
+    PV_CLONES static void qnodes_##S(const lvinfo *L, const float *restrict v, T *restrict q,      \
+                                     size_t n)                                                     \
+    {                                                                                              \
+        switch (L->mode) {                                                                         \
+        case Q_ONE: {                                                                              \
+            const float t0 = L->thr[0];                                                            \
+            for (size_t i = 0; i < n; i++) q[i] = (T)(v[i] >= t0);                                 \
+            break;                                                                                 \
+        }                                                                                          \
+        case Q_FEW:                                                                                \
+            for (size_t i = 0; i < n; i++) q[i] = 0;                                               \
+            for (int l = 0; l < L->n; l++) {                                                       \
+                const float t = L->thr[l];                                                         \
+                for (size_t i = 0; i < n; i++) q[i] = (T)(q[i] + (T)(v[i] >= t));                  \
+            }                                                                                      \
+            break;                                                                                 \
+        case Q_SPACED:                                                                             \
+        default:                                                                                   \
+            for (size_t i0 = 0; i0 < n; i0 += QSUB) {                                              \
+                size_t m = n - i0 < QSUB ? n - i0 : QSUB;                                          \
+                int32_t g[QSUB];                                                                   \
+                if (L->mode == Q_SPACED && L->arith)                                               \
+                    q_arith(L, v + i0, g, m);                                                      \
+                else if (L->mode == Q_SPACED)                                                      \
+                    q_guess(L, v + i0, g, m);                                                      \
+                else                                                                               \
+                    q_lift(L, v + i0, g, m);                                                       \
+                for (size_t i = 0; i < m; i++) q[i0 + i] = (T)g[i];                                \
+            }                                                                                      \
+            break;                                                                                 \
+        }                                                                                          \
+    }                                                                                              \
     /* activity of the nx-1 cells between rows a, b (plane k) and c, d (plane k+1); returns \
-     * whether any cell is active */                                                         \
-    PV_CLONES static int rowact_##S(const T *restrict a, const T *restrict b,                \
-                                    const T *restrict c, const T *restrict d,                \
-                                    T *restrict cmin, T *restrict cmax,                      \
-                                    uint8_t *restrict act, size_t nx)                        \
-    {                                                                                        \
-        uint8_t any = 0;                                                                     \
-        for (size_t i = 0; i < nx; i++) {                                                    \
-            T x = a[i] < b[i] ? a[i] : b[i], y = c[i] < d[i] ? c[i] : d[i];                  \
-            T u = a[i] > b[i] ? a[i] : b[i], w = c[i] > d[i] ? c[i] : d[i];                  \
-            cmin[i] = x < y ? x : y;                                                         \
-            cmax[i] = u > w ? u : w;                                                         \
-        }                                                                                    \
-        for (size_t i = 0; i + 1 < nx; i++) {                                                \
-            T lo = cmin[i] < cmin[i + 1] ? cmin[i] : cmin[i + 1];                            \
-            T hi = cmax[i] > cmax[i + 1] ? cmax[i] : cmax[i + 1];                            \
-            act[i] = (uint8_t)(lo < hi);                                                     \
-            any |= act[i];                                                                   \
-        }                                                                                    \
-        return any;                                                                          \
+     * whether any cell is active */      \
+    PV_CLONES static int rowact_##S(const T *restrict a, const T *restrict b, const T *restrict c, \
+                                    const T *restrict d, T *restrict cmin, T *restrict cmax,       \
+                                    uint8_t *restrict act, size_t nx)                              \
+    {                                                                                              \
+        uint8_t any = 0;                                                                           \
+        for (size_t i = 0; i < nx; i++) {                                                          \
+            T x = a[i] < b[i] ? a[i] : b[i], y = c[i] < d[i] ? c[i] : d[i];                        \
+            T u = a[i] > b[i] ? a[i] : b[i], w = c[i] > d[i] ? c[i] : d[i];                        \
+            cmin[i] = x < y ? x : y;                                                               \
+            cmax[i] = u > w ? u : w;                                                               \
+        }                                                                                          \
+        for (size_t i = 0; i + 1 < nx; i++) {                                                      \
+            T lo = cmin[i] < cmin[i + 1] ? cmin[i] : cmin[i + 1];                                  \
+            T hi = cmax[i] > cmax[i + 1] ? cmax[i] : cmax[i + 1];                                  \
+            act[i] = (uint8_t)(lo < hi);                                                           \
+            any |= act[i];                                                                         \
+        }                                                                                          \
+        return any;                                                                                \
     }
 
 DEF_QLOOPS(uint8_t, u8)
@@ -596,8 +603,10 @@ static bool row_cells(tctx *c, int64_t k, int64_t j)
     const int s0 = (int)(k % jb->ring), s1 = (int)((k + 1) % jb->ring);
     const char *q0 = (const char *)jb->q + (size_t)s0 * (size_t)np * (size_t)w;
     const char *q1 = (const char *)jb->q + (size_t)s1 * (size_t)np * (size_t)w;
-    const void *qa = q0 + (size_t)(j * nx) * (size_t)w, *qb = q0 + (size_t)((j + 1) * nx) * (size_t)w;
-    const void *qc = q1 + (size_t)(j * nx) * (size_t)w, *qd = q1 + (size_t)((j + 1) * nx) * (size_t)w;
+    const void *qa = q0 + (size_t)(j * nx) * (size_t)w,
+               *qb = q0 + (size_t)((j + 1) * nx) * (size_t)w;
+    const void *qc = q1 + (size_t)(j * nx) * (size_t)w,
+               *qd = q1 + (size_t)((j + 1) * nx) * (size_t)w;
     int any;
     switch (w) {
     case 1: any = rowact_u8(qa, qb, qc, qd, me->cmin, me->cmax, me->act, (size_t)nx); break;
@@ -615,8 +624,8 @@ static bool row_cells(tctx *c, int64_t k, int64_t j)
         if (!word) continue;
         for (int64_t i = i0; i < i0 + 8 && i < ncell; i++) {
             if (!me->act[i]) continue;
-            unsigned q[8] = {qget(qa, w, i), qget(qa, w, i + 1), qget(qb, w, i + 1),
-                             qget(qb, w, i),  qget(qc, w, i),     qget(qc, w, i + 1),
+            unsigned q[8] = {qget(qa, w, i),     qget(qa, w, i + 1), qget(qb, w, i + 1),
+                             qget(qb, w, i),     qget(qc, w, i),     qget(qc, w, i + 1),
                              qget(qd, w, i + 1), qget(qd, w, i)};
             float v[8] = {va[i], va[i + 1], vb[i + 1], vb[i], vc[i], vc[i + 1], vd[i + 1], vd[i]};
             bool nan = false;
@@ -750,9 +759,8 @@ static void thread_main(job *jb, master *M, int tid)
     flush(jb, M, false);
 }
 
-int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *levels,
-                   int nlevels, const pv_iso_opts *o, pv_iso_emit_fn emit, void *ud,
-                   pv_iso_stats *stats)
+int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *levels, int nlevels,
+                   const pv_iso_opts *o, pv_iso_emit_fn emit, void *ud, pv_iso_stats *stats)
 {
     if (k0 < 0) k0 = 0;
     if (k1 > f->nz - 1) k1 = f->nz - 1;

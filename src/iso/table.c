@@ -101,8 +101,7 @@ static double tri_area(const double a[3], const double b[3], const double c[3])
 {
     double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
     double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
-                   u[0] * w[1] - u[1] * w[0]};
+    double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
     return 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
 }
 
@@ -177,7 +176,7 @@ static void build_case(int c, pv_iso_case *cs)
             if (!in[i] || in[(i + 3) % 4]) continue; /* not the first corner of a run */
             int j = i;
             while (in[(j + 1) % 4]) j = (j + 1) % 4; /* a run never covers the whole face */
-            next[edge[j]] = edge[(i + 3) % 4];      /* leave the run -> where it was entered */
+            next[edge[j]] = edge[(i + 3) % 4];       /* leave the run -> where it was entered */
         }
     }
     memset(cs, 0, sizeof *cs);

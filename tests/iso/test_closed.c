@@ -20,8 +20,8 @@ static tfield padded(uint64_t seed, bool integer)
     for (int64_t k = 0; k < t.nz; k++)
         for (int64_t j = 0; j < t.ny; j++)
             for (int64_t i = 0; i < t.nx; i++) {
-                bool inner = i >= 2 && j >= 2 && k >= 2 && i < t.nx - 2 && j < t.ny - 2 &&
-                             k < t.nz - 2;
+                bool inner =
+                    i >= 2 && j >= 2 && k >= 2 && i < t.nx - 2 && j < t.ny - 2 && k < t.nz - 2;
                 double r = hash01(seed * 7919u + (uint64_t)((k * t.ny + j) * t.nx + i));
                 float v = integer ? (float)(int)(3.0 * r) : (float)r;
                 *tf_at(&t, i, j, k) = inner ? v : 5.0f;
@@ -54,7 +54,8 @@ static void check_closed(tfield *t, const double *lv, int nl)
             /* three slabs, as ranks would extract them */
             int64_t cut[4] = {0, t->nz / 3, t->nz / 3 + 1, t->nz - 1};
             for (int c = 0; c < 3; c++)
-                PV_CHECK_EQ(pv_iso_extract(&f, cut[c], cut[c + 1], lv, nl, &o, collect, &pv, NULL), 0);
+                PV_CHECK_EQ(pv_iso_extract(&f, cut[c], cut[c + 1], lv, nl, &o, collect, &pv, NULL),
+                            0);
             for (int l = 0; l < nl; l++) {
                 meshinfo mi = mesh_check(pv.p, pv.n, l);
                 PV_CHECK(mi.F > 100);

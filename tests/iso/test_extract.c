@@ -37,7 +37,8 @@ static bool same_as_reference(tfield *t, const double *lv, int nl, int nthreads)
         uint64_t tris = 0, active = 0;
         for (size_t i = 0; i < got.n; i++) {
             tris += (uint64_t)(got.p[i].nv - 2);
-            if (i == 0 || got.p[i].item / PV_ISO_MAX_POLYS != got.p[i - 1].item / PV_ISO_MAX_POLYS ||
+            if (i == 0 ||
+                got.p[i].item / PV_ISO_MAX_POLYS != got.p[i - 1].item / PV_ISO_MAX_POLYS ||
                 got.p[i].level != got.p[i - 1].level)
                 active++;
         }
@@ -80,8 +81,7 @@ static void all_cases(void)
     PV_CHECK_EQ(nonempty, 2 * 254);
 }
 
-static tfield random_field(int64_t nx, int64_t ny, int64_t nz, uint64_t seed, double lo,
-                           double hi)
+static tfield random_field(int64_t nx, int64_t ny, int64_t nz, uint64_t seed, double lo, double hi)
 {
     tfield t = tf_new(nx, ny, nz);
     for (int64_t n = 0; n < nx * ny * nz; n++)
@@ -97,7 +97,8 @@ static void random_levels(void)
     PV_CHECK(same_as_reference(&t, &one, 1, 2));
     double few[5] = {0.7, 0.3, 0.5, 0.3, 0.9}; /* unsorted, a duplicate */
     PV_CHECK(same_as_reference(&t, few, 5, 2));
-    double odd[7] = {0.1, (double)NAN, (double)0.1f, (double)INFINITY, -(double)INFINITY, 0.25, 2.0}; /* 0.1 is no float */
+    double odd[7] = {0.1,  (double)NAN, (double)0.1f, (double)INFINITY, -(double)INFINITY,
+                     0.25, 2.0}; /* 0.1 is no float */
     PV_CHECK(same_as_reference(&t, odd, 7, 1));
     double spaced[40], rnd[40], spaced_rev[40];
     for (int l = 0; l < 40; l++) {
@@ -150,7 +151,8 @@ static void random_levels(void)
 
     /* integer values, integer levels: many values equal a level */
     tfield z = tf_new(17, 16, 15);
-    for (int64_t n = 0; n < 17 * 16 * 15; n++) z.v[n] = (float)(int)(4.0 * hash01(4000 + (uint64_t)n));
+    for (int64_t n = 0; n < 17 * 16 * 15; n++)
+        z.v[n] = (float)(int)(4.0 * hash01(4000 + (uint64_t)n));
     double ints[3] = {2.0, 1.0, 3.0};
     PV_CHECK(same_as_reference(&z, ints, 3, 2));
     free(z.v);
@@ -187,7 +189,8 @@ static void multi_vs_single(void)
         PV_CHECK_EQ(total, all.n);
         /* order: by cell, then caller level index */
         for (size_t i = 1; i < all.n; i++) {
-            uint64_t c0 = all.p[i - 1].item / PV_ISO_MAX_POLYS, c1 = all.p[i].item / PV_ISO_MAX_POLYS;
+            uint64_t c0 = all.p[i - 1].item / PV_ISO_MAX_POLYS,
+                     c1 = all.p[i].item / PV_ISO_MAX_POLYS;
             if (c0 > c1 || (c0 == c1 && all.p[i - 1].level > all.p[i].level)) bad++;
         }
         PV_CHECK_EQ(bad, 0);
@@ -220,7 +223,8 @@ static void nan_cells(void)
     int bad = 0;
     for (size_t i = 0; i < pv.n; i++) {
         uint64_t cell = pv.p[i].item / PV_ISO_MAX_POLYS;
-        int64_t ci = (int64_t)(cell % 20), cj = (int64_t)(cell / 20 % 17), ck = (int64_t)(cell / 340);
+        int64_t ci = (int64_t)(cell % 20), cj = (int64_t)(cell / 20 % 17),
+                ck = (int64_t)(cell / 340);
         for (int c = 0; c < 8; c++) {
             int off[3];
             pv_iso_corner_offset(c, off);
@@ -319,7 +323,8 @@ static void chunks(void)
         hasher got = {0, 0, 0};
         pv_iso_opts o = {m == 1, 2};
         int64_t cuts[4] = {0, 9, 10, nz - 1};
-        for (int c = 0; c < 3; c++) pv_iso_extract(&f, cuts[c], cuts[c + 1], lv, 2, &o, hash_cb, &got, NULL);
+        for (int c = 0; c < 3; c++)
+            pv_iso_extract(&f, cuts[c], cuts[c + 1], lv, 2, &o, hash_cb, &got, NULL);
         PV_CHECK(got.h == want.h);
     }
     free(t.v);

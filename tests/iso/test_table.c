@@ -49,8 +49,10 @@ static void trilinear_grad(const double val[8], const double x[3], double g[3])
         for (int d = 0; d < 3; d++) {
             double w = 1.0;
             for (int a = 0; a < 3; a++) {
-                if (a == d) w *= off[c][a] ? 1.0 : -1.0;
-                else w *= off[c][a] ? x[a] : 1.0 - x[a];
+                if (a == d)
+                    w *= off[c][a] ? 1.0 : -1.0;
+                else
+                    w *= off[c][a] ? x[a] : 1.0 - x[a];
             }
             g[d] += val[c] * w;
         }
@@ -105,8 +107,8 @@ static void check_loops(void)
     PV_CHECK_EQ(bad_sep, 0);
     PV_CHECK_EQ(bad_use, 0);
     PV_CHECK(maxtris <= PV_ISO_MAX_TRIS);
-    fprintf(stderr, "table: longest loop %d, most triangles %d, most loops %d\n", maxlen,
-            maxtris, maxloops);
+    fprintf(stderr, "table: longest loop %d, most triangles %d, most loops %d\n", maxlen, maxtris,
+            maxloops);
 }
 
 /* Each loop's triangles (consecutive in tri, loop by loop) take vertices in loop order and
@@ -307,8 +309,10 @@ static void check_conventions(void)
         for (int c = 0; c < 256; c++) {
             int tris = 0, quads = 0, mask = 0;
             for (int l = 0; l < t[c].nloops; l++) {
-                if (m == 1 && t[c].loop_len[l] == 4) quads++;
-                else tris += t[c].loop_len[l] - 2;
+                if (m == 1 && t[c].loop_len[l] == 4)
+                    quads++;
+                else
+                    tris += t[c].loop_len[l] - 2;
                 for (int v = 0; v < t[c].loop_len[l]; v++) mask |= 1 << t[c].loop[l][v];
             }
             if (ps[c].npolys != tris + quads || ps[c].ntris != t[c].ntris || ps[c].emask != mask)
