@@ -23,18 +23,20 @@
  * point = a + t (b - a) in double, so every cell sharing the edge (and every slab split)
  * computes the same bits, and its id is the grid edge's.
  *
- * q is classified on demand, in blocks of about QNODES nodes of a plane, by the first
- * thread that needs the block (a compare-and-swap claims it; the others wait for it), into
- * a ring of a few q planes: each plane is classified once and serves both its layers.
+ * q is classified on demand, in blocks of node rows (those of one unit of work, below), by
+ * the first thread that needs the block (a compare-and-swap claims it; the others wait for
+ * it), into a ring of a few q planes: each plane is classified once and serves both its
+ * layers.
  *
- * Parallel shape: a pipeline in one parallel region. The cell rows of [k0, k1) are handed
- * out in increasing order, a few at a time (an atomic counter). A thread writes a row's
- * polygons into its own ring buffer (RING_POLYS) and publishes its progress; the calling
- * thread (OpenMP's master) emits the rows strictly in order, in batches of at most
- * PV_ISO_BATCH straight from the rings (a row still being computed is emitted in whole
- * batches), and computes rows itself whenever nothing is ready. A thread whose ring is full,
+ * Parallel shape: a pipeline in one parallel region. The cell rows of [k0, k1) form units
+ * of about UNIT_CELLS cells (a block of rows of one layer), handed out in increasing order
+ * by an atomic counter, so threads exchange a few cache lines per unit, not per row. A
+ * thread writes a unit's polygons into its own ring buffer (RING_POLYS) and publishes its
+ * progress; the calling thread (OpenMP's master) emits the units strictly in order, in
+ * batches of at most PV_ISO_BATCH straight from the rings (a unit still being computed is
+ * emitted in whole batches), and computes units itself whenever nothing is ready. A thread whose ring is full,
  * or that is too far ahead of the emitted rows for the record ring or the q ring, waits
- * (spinning, then yielding the core); the calling thread emits while it waits, so the row
+ * (spinning, then yielding the core); the calling thread emits while it waits, so the unit
  * everybody waits for can always advance. The order and every bit of the output are
  * independent of the thread count and of how the layers are split into calls; memory is
  * bounded by the rings (never the whole mesh), all allocated before the region.
@@ -63,7 +65,7 @@
 #endif
 
 #define RING_POLYS (2 * PV_ISO_BATCH + 1024) /* polygons per thread ring (about 1.3 MiB) */
-#define QNODES 4096                          /* nodes per classification block (about) */
+#define UNIT_CELLS 4096                      /* cells per unit of work (at least a row) */
 #define QRING_NODES (1 << 16) /* the q ring has 4 planes plus this many nodes' worth */
 #define FEW_LEVELS 16         /* up to this many: q as a sum of compares */
 
@@ -91,11 +93,12 @@ typedef struct edgeinfo {
     int off[3]; /* offset of corner a */
 } edgeinfo;
 
-/* One cell row's record (a slot of the record ring, unit u in slot u % nrec). */
+/* One unit's record (a slot of the record ring, unit u in slot u % nrec). A unit is a block
+ * of `urows` cell rows of one layer. */
 typedef struct unitrec {
     atomic_int state;      /* 0 free, 1 started (tid, start set), 2 done (all set) */
     int tid;               /* thread whose ring holds the row's polygons */
-    int64_t unit;          /* the row held */
+    int64_t unit;          /* the unit held */
     uint64_t start, count; /* ring positions of its polygons: [start, start + count) */
     uint64_t active, tris; /* the row's statistics */
 } unitrec;
@@ -106,6 +109,7 @@ typedef struct worker {
     alignas(64) atomic_uint_fast64_t w; /* published write position */
     alignas(64) atomic_uint_fast64_t r; /* everything before it is emitted (master) */
     alignas(64) uint64_t wl;            /* the thread's own write position */
+    uint64_t base;                      /* where it last started over at the ring's origin */
     pv_iso_poly *ring;
     uint64_t cap;
     void *cmin, *cmax;     /* column minima / maxima of q (nx entries) */
@@ -120,7 +124,7 @@ typedef struct master {
     bool begun; /* its polygons are joined to the pending run */
     int pt;     /* pending run: thread (-1 none), ring positions [ps, pe) */
     uint64_t ps, pe;
-    uint64_t active, polys, tris;
+    uint64_t rows, active, polys, tris; /* statistics of the emitted units */
     int status;
     pv_iso_emit_fn emit;
     void *ud;
@@ -136,15 +140,17 @@ typedef struct job {
     int64_t k0, k1;
     const float **vp; /* value planes k0..k1 (index k - k0) */
     /* q planes: a ring of `ring` planes (plane P in slot P % ring), each in qblocks blocks
-     * of qrows node rows; qstate[slot * qblocks + b] = 2P + 1 while block b of plane P is
-     * being classified, 2P + 2 once it is ready */
+     * of urows node rows (block b: the node rows of unit b's cell rows); qstate[slot *
+     * qblocks + b] = 2P + 1 while block b of plane P is being classified, 2P + 2 once it is
+     * ready */
     int ring;
     void *q;
-    int64_t qrows, qblocks;
+    int64_t qblocks;
     atomic_int_fast64_t *qstate;
     /* the rows */
-    int64_t total; /* rows of the call: (k1 - k0) * rows */
-    int64_t grain; /* rows per grab */
+    /* the units: the cell rows of a layer in blocks of urows, upl blocks per layer */
+    int64_t urows, upl;
+    int64_t total; /* units of the call: (k1 - k0) * upl */
     int64_t nrec;  /* record slots */
     unitrec *rec;
     atomic_int_fast64_t next;    /* next row to hand out */
@@ -466,7 +472,11 @@ static bool room(tctx *c, uint64_t more)
 {
     worker *me = c->self;
     int spins = 0;
-    while (me->wl + more - atomic_load_explicit(&me->r, memory_order_acquire) > me->cap) {
+    for (;;) {
+        /* in use: from what is not emitted yet, or from the last restart at the origin
+         * (everything before it was emitted; the gap holds nothing) */
+        uint64_t r = atomic_load_explicit(&me->r, memory_order_acquire);
+        if (me->wl + more - (r > me->base ? r : me->base) <= me->cap) break;
         if (stopped(c->jb)) return false;
         pause_once(c, &spins);
     }
@@ -567,7 +577,7 @@ static bool need_q(tctx *c, int64_t P, int64_t b)
     int spins = 0;
     int64_t old = P - jb->ring; /* last layer reading the slot's previous plane */
     if (old >= jb->k0) {
-        int64_t need = (old - jb->k0 + 1) * jb->rows;
+        int64_t need = (old - jb->k0 + 1) * jb->upl;
         while (atomic_load_explicit(&jb->emitted, memory_order_acquire) < need) {
             if (stopped(jb)) return false;
             pause_once(c, &spins);
@@ -579,8 +589,8 @@ static bool need_q(tctx *c, int64_t P, int64_t b)
         int_fast64_t x = atomic_load_explicit(st, memory_order_acquire);
         if (x == 2 * P + 2) return true;
         if (x != 2 * P + 1 && atomic_compare_exchange_strong(st, &x, 2 * P + 1)) {
-            const int64_t np = jb->nx * jb->ny, n0 = b * jb->qrows * jb->nx;
-            int64_t n1 = n0 + jb->qrows * jb->nx < np ? n0 + jb->qrows * jb->nx : np;
+            const int64_t np = jb->nx * jb->ny, n0 = b * jb->urows * jb->nx;
+            int64_t n1 = n0 + jb->urows * jb->nx < np ? n0 + jb->urows * jb->nx : np;
             qnodes(jb, jb->vp[P - jb->k0] + n0,
                    (char *)jb->q + ((size_t)slot * (size_t)np + (size_t)n0) * (size_t)jb->qw,
                    (size_t)(n1 - n0));
@@ -638,7 +648,9 @@ static bool row_cells(tctx *c, int64_t k, int64_t j)
     return true;
 }
 
-/* Row u of the call: wait for its record slot and q blocks, then its cells. */
+/* Unit u of the call: wait for its record slot and q blocks, then its rows. Its rows read
+ * the node rows of its own q block, and the last one also the first node row of the next
+ * block (claimed by the next unit's thread, usually done by then). */
 static bool run_unit(tctx *c, int64_t u)
 {
     job *jb = c->jb;
@@ -648,13 +660,14 @@ static bool run_unit(tctx *c, int64_t u)
         if (stopped(jb)) return false;
         pause_once(c, &spins);
     }
-    int64_t k = jb->k0 + u / jb->rows, j = u % jb->rows;
-    for (int64_t P = k; P <= k + 1; P++)
-        for (int64_t b = j / jb->qrows; b <= (j + 1) / jb->qrows && b < jb->qblocks; b++)
-            if (!need_q(c, P, b)) return false;
+    int64_t k = jb->k0 + u / jb->upl, b = u % jb->upl;
+    int64_t j0 = b * jb->urows, j1 = j0 + jb->urows < jb->rows ? j0 + jb->urows : jb->rows;
+    if (!need_q(c, k, b) || !need_q(c, k + 1, b)) return false;
     /* an empty ring starts over at its origin: the pages in use stay few */
-    if (atomic_load_explicit(&me->r, memory_order_acquire) == me->wl && me->wl % me->cap)
+    if (atomic_load_explicit(&me->r, memory_order_acquire) == me->wl && me->wl % me->cap) {
         me->wl += me->cap - me->wl % me->cap;
+        me->base = me->wl;
+    }
     unitrec *r = &jb->rec[u % jb->nrec];
     r->unit = u;
     r->tid = c->tid;
@@ -662,7 +675,11 @@ static bool run_unit(tctx *c, int64_t u)
     uint64_t a0 = me->active, t0 = me->tris;
     atomic_store_explicit(&me->w, me->wl, memory_order_release);
     atomic_store_explicit(&r->state, 1, memory_order_release);
-    if (!row_cells(c, k, j)) return false;
+    for (int64_t j = j0; j < j1; j++) {
+        if (j == j1 - 1 && j1 / jb->urows != b) /* node row j1 is in the next block */
+            if (!need_q(c, k, b + 1) || !need_q(c, k + 1, b + 1)) return false;
+        if (!row_cells(c, k, j)) return false;
+    }
     r->count = me->wl - r->start;
     r->active = me->active - a0;
     r->tris = me->tris - t0;
@@ -723,6 +740,8 @@ static void master_step(job *jb, master *M)
             }
         }
         M->pe = r->start + r->count;
+        int64_t b = M->eu % jb->upl, j0 = b * jb->urows;
+        M->rows += (uint64_t)((j0 + jb->urows < jb->rows ? j0 + jb->urows : jb->rows) - j0);
         M->active += r->active;
         M->polys += r->count;
         M->tris += r->tris;
@@ -742,12 +761,8 @@ static void thread_main(job *jb, master *M, int tid)
     for (;;) {
         if (c.M) master_step(jb, M);
         if (stopped(jb)) break;
-        int64_t g = atomic_fetch_add(&jb->next, jb->grain);
-        if (g >= jb->total) break;
-        int64_t g1 = g + jb->grain < jb->total ? g + jb->grain : jb->total;
-        bool ok = true;
-        for (int64_t u = g; u < g1 && ok; u++) ok = run_unit(&c, u);
-        if (!ok) break;
+        int64_t u = atomic_fetch_add(&jb->next, 1);
+        if (u >= jb->total || !run_unit(&c, u)) break;
     }
     if (!c.M) return;
     /* the rows handed out are finished by their threads: emit them all */
@@ -798,17 +813,16 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
     jb->rows = rows;
     jb->k0 = k0;
     jb->k1 = k1;
-    jb->total = (k1 - k0) * rows;
-    /* rows per grab: a few per thread and layer, so that the rows in flight stay close to
-     * the emitted ones */
-    jb->grain = rows / (8 * (int64_t)nt);
-    if (jb->grain < 1) jb->grain = 1;
-    if (jb->grain > 16) jb->grain = 16;
-    jb->nrec = 4 * rows + 4 * jb->grain * nt + 64;
+    /* units of about UNIT_CELLS cells: a thread talks to the others once per unit */
+    jb->urows = UNIT_CELLS / (nx - 1);
+    if (jb->urows < 1) jb->urows = 1;
+    if (jb->urows > rows) jb->urows = rows;
+    jb->upl = (rows + jb->urows - 1) / jb->urows;
+    jb->total = (k1 - k0) * jb->upl;
+    jb->qblocks = (ny + jb->urows - 1) / jb->urows;
     jb->ring = (int)(4 + QRING_NODES / np);
     if (jb->ring > 64) jb->ring = 64;
-    jb->qrows = QNODES / nx > 0 ? QNODES / nx : 1;
-    jb->qblocks = (ny + jb->qrows - 1) / jb->qrows;
+    jb->nrec = (jb->ring + 1) * jb->upl + 4 * (int64_t)nt + 16;
     atomic_init(&jb->next, 0);
     atomic_init(&jb->emitted, 0);
     atomic_init(&jb->stop, 0);
@@ -842,7 +856,7 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
         }
     }
     int status = ok ? 0 : PV_ENOMEM;
-    master M = {0, false, -1, 0, 0, 0, 0, 0, 0, emit, ud};
+    master M = {0, false, -1, 0, 0, 0, 0, 0, 0, 0, emit, ud};
     if (ok) {
         /* the planes, asked for by the calling thread, in order */
         for (int64_t p = k0; p <= k1; p++) jb->vp[p - k0] = f->plane(f->ud, p);
@@ -850,7 +864,7 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
         thread_main(jb, &M, omp_get_thread_num());
         status = M.status;
         if (stats) {
-            stats->cells += (uint64_t)M.eu * (uint64_t)(nx - 1);
+            stats->cells += M.rows * (uint64_t)(nx - 1);
             stats->active += M.active;
             stats->polys += M.polys;
             stats->tris += M.tris;
