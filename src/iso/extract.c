@@ -140,7 +140,9 @@ typedef struct job {
     int64_t k0, k1;
     const float **vp; /* value planes k0..k1 (index k - k0) */
     /* q planes: a ring of `ring` planes (plane P in slot P % ring), each in qblocks blocks
-     * of urows node rows (block b: the node rows of unit b's cell rows); qstate[slot *
+     * of node rows (block b: node rows b*urows + 1 .. (b+1)*urows, block 0 also row 0: the
+     * rows unit b's cells read, except the first, which is the previous block's last);
+     * qstate[slot *
      * qblocks + b] = 2P + 1 while block b of plane P is being classified, 2P + 2 once it is
      * ready */
     int ring;
@@ -589,8 +591,9 @@ static bool need_q(tctx *c, int64_t P, int64_t b)
         int_fast64_t x = atomic_load_explicit(st, memory_order_acquire);
         if (x == 2 * P + 2) return true;
         if (x != 2 * P + 1 && atomic_compare_exchange_strong(st, &x, 2 * P + 1)) {
-            const int64_t np = jb->nx * jb->ny, n0 = b * jb->urows * jb->nx;
-            int64_t n1 = n0 + jb->urows * jb->nx < np ? n0 + jb->urows * jb->nx : np;
+            const int64_t np = jb->nx * jb->ny;
+            int64_t r0 = b == 0 ? 0 : b * jb->urows + 1, r1 = (b + 1) * jb->urows + 1;
+            int64_t n0 = r0 * jb->nx, n1 = (r1 < jb->ny ? r1 : jb->ny) * jb->nx;
             qnodes(jb, jb->vp[P - jb->k0] + n0,
                    (char *)jb->q + ((size_t)slot * (size_t)np + (size_t)n0) * (size_t)jb->qw,
                    (size_t)(n1 - n0));
@@ -649,8 +652,8 @@ static bool row_cells(tctx *c, int64_t k, int64_t j)
 }
 
 /* Unit u of the call: wait for its record slot and q blocks, then its rows. Its rows read
- * the node rows of its own q block, and the last one also the first node row of the next
- * block (claimed by the next unit's thread, usually done by then). */
+ * the node rows of its own q block and the last node row of the previous block, claimed by
+ * the previous unit's thread (which started first, so it is usually ready). */
 static bool run_unit(tctx *c, int64_t u)
 {
     job *jb = c->jb;
@@ -663,6 +666,7 @@ static bool run_unit(tctx *c, int64_t u)
     int64_t k = jb->k0 + u / jb->upl, b = u % jb->upl;
     int64_t j0 = b * jb->urows, j1 = j0 + jb->urows < jb->rows ? j0 + jb->urows : jb->rows;
     if (!need_q(c, k, b) || !need_q(c, k + 1, b)) return false;
+    if (b > 0 && (!need_q(c, k, b - 1) || !need_q(c, k + 1, b - 1))) return false;
     /* an empty ring starts over at its origin: the pages in use stay few */
     if (atomic_load_explicit(&me->r, memory_order_acquire) == me->wl && me->wl % me->cap) {
         me->wl += me->cap - me->wl % me->cap;
@@ -675,11 +679,8 @@ static bool run_unit(tctx *c, int64_t u)
     uint64_t a0 = me->active, t0 = me->tris;
     atomic_store_explicit(&me->w, me->wl, memory_order_release);
     atomic_store_explicit(&r->state, 1, memory_order_release);
-    for (int64_t j = j0; j < j1; j++) {
-        if (j == j1 - 1 && j1 / jb->urows != b) /* node row j1 is in the next block */
-            if (!need_q(c, k, b + 1) || !need_q(c, k + 1, b + 1)) return false;
+    for (int64_t j = j0; j < j1; j++)
         if (!row_cells(c, k, j)) return false;
-    }
     r->count = me->wl - r->start;
     r->active = me->active - a0;
     r->tris = me->tris - t0;
@@ -819,7 +820,7 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
     if (jb->urows > rows) jb->urows = rows;
     jb->upl = (rows + jb->urows - 1) / jb->urows;
     jb->total = (k1 - k0) * jb->upl;
-    jb->qblocks = (ny + jb->urows - 1) / jb->urows;
+    jb->qblocks = jb->upl;
     jb->ring = (int)(4 + QRING_NODES / np);
     if (jb->ring > 64) jb->ring = 64;
     jb->nrec = (jb->ring + 1) * jb->upl + 4 * (int64_t)nt + 16;
