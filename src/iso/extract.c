@@ -65,7 +65,7 @@
 #endif
 
 #define RING_POLYS (2 * PV_ISO_BATCH + 1024) /* polygons per thread ring (about 1.3 MiB) */
-#define UNIT_CELLS 4096                      /* cells per unit of work (at least a row) */
+#define UNIT_CELLS 16384                     /* cells per unit of work (at least a row) */
 #define QRING_NODES (1 << 16) /* the q ring has 4 planes plus this many nodes' worth */
 #define FEW_LEVELS 16         /* up to this many: q as a sum of compares */
 
