@@ -359,6 +359,16 @@ static void long_rows(void)
     free(t.v);
 }
 
+/* Wide rows: a layer is cut into several units of work, the last one shorter; every
+ * thread count gives the reference's output. */
+static void wide_rows(void)
+{
+    tfield t = wavy_field(5000, 12, 6, 21, 0.5, 1.0);
+    double lv[2] = {0.3, -0.2};
+    for (int nt = 1; nt <= 3; nt++) PV_CHECK(same_as_reference(&t, lv, 2, nt));
+    free(t.v);
+}
+
 static void edges_and_stop(void)
 {
     tfield t = random_field(30, 30, 30, 11, 0.0, 1.0);
@@ -416,6 +426,7 @@ int main(void)
     invariance();
     chunks();
     long_rows();
+    wide_rows();
     edges_and_stop();
     return pv_test_result("iso.test_extract");
 }
