@@ -34,7 +34,8 @@
  * thread writes a unit's polygons into its own ring buffer (RING_POLYS) and publishes its
  * progress; the calling thread (OpenMP's master) emits the units strictly in order, in
  * batches of at most PV_ISO_BATCH straight from the rings (a unit still being computed is
- * emitted in whole batches), and computes units itself whenever nothing is ready. A thread whose ring is full,
+ * emitted FLUSH_MIN polygons or more at a time), and computes units itself whenever
+ * nothing is ready, looking after every row whether a thread waits for room. A thread whose ring is full,
  * or that is too far ahead of the emitted rows for the record ring or the q ring, waits
  * (spinning, then yielding the core); the calling thread emits while it waits, so the unit
  * everybody waits for can always advance. The order and every bit of the output are
@@ -64,10 +65,11 @@
 #define PV_CLONES
 #endif
 
-#define RING_POLYS (2 * PV_ISO_BATCH + 1024) /* polygons per thread ring (about 1.3 MiB) */
-#define UNIT_CELLS 16384                     /* cells per unit of work (at least a row) */
-#define QRING_NODES (1 << 16) /* the q ring has 4 planes plus this many nodes' worth */
-#define FEW_LEVELS 16         /* up to this many: q as a sum of compares */
+#define FLUSH_MIN 1024             /* a running unit is emitted this many at a time */
+#define RING_POLYS (4 * FLUSH_MIN) /* polygons per thread ring (590 KiB) */
+#define UNIT_CELLS 16384           /* cells per unit of work (at least a row) */
+#define QRING_NODES (1 << 16)      /* the q ring has 4 planes plus this many nodes' worth */
+#define FEW_LEVELS 16              /* up to this many: q as a sum of compares */
 
 enum { Q_ONE, Q_FEW, Q_SPACED, Q_SEARCH };
 
@@ -158,6 +160,7 @@ typedef struct job {
     atomic_int_fast64_t next;    /* next row to hand out */
     atomic_int_fast64_t emitted; /* rows completely emitted (a prefix) */
     atomic_int stop;             /* the callback stopped the extraction */
+    atomic_int starving;         /* threads waiting for room in their ring */
     worker *wk;
 } job;
 
@@ -474,15 +477,19 @@ static bool room(tctx *c, uint64_t more)
 {
     worker *me = c->self;
     int spins = 0;
+    bool told = false;
     for (;;) {
         /* in use: from what is not emitted yet, or from the last restart at the origin
          * (everything before it was emitted; the gap holds nothing) */
         uint64_t r = atomic_load_explicit(&me->r, memory_order_acquire);
         if (me->wl + more - (r > me->base ? r : me->base) <= me->cap) break;
-        if (stopped(c->jb)) return false;
+        if (!told && !c->M) atomic_fetch_add(&c->jb->starving, 1);
+        told = !c->M;
+        if (stopped(c->jb)) break;
         pause_once(c, &spins);
     }
-    return true;
+    if (told) atomic_fetch_sub(&c->jb->starving, 1);
+    return !stopped(c->jb);
 }
 
 static inline void put_head(pv_iso_poly *y, uint8_t nv, uint16_t level, uint64_t item)
@@ -679,8 +686,12 @@ static bool run_unit(tctx *c, int64_t u)
     uint64_t a0 = me->active, t0 = me->tris;
     atomic_store_explicit(&me->w, me->wl, memory_order_release);
     atomic_store_explicit(&r->state, 1, memory_order_release);
-    for (int64_t j = j0; j < j1; j++)
+    for (int64_t j = j0; j < j1; j++) {
         if (!row_cells(c, k, j)) return false;
+        /* the calling thread drains the rings of threads waiting for room */
+        if (c->M && atomic_load_explicit(&jb->starving, memory_order_relaxed))
+            master_step(jb, c->M);
+    }
     r->count = me->wl - r->start;
     r->active = me->active - a0;
     r->tris = me->tris - t0;
@@ -690,14 +701,16 @@ static bool run_unit(tctx *c, int64_t u)
 
 /* ---- emission (the calling thread only) ------------------------------------------------ */
 
-/* Emit the pending run: all of it, or (full_only) only whole batches. */
+/* Emit the pending run: all of it, or (full_only) while at least FLUSH_MIN polygons are
+ * pending (a thread's ring holds more than FLUSH_MIN + a cell's polygons, so a running unit
+ * that filled its ring can always be drained). */
 static void flush(job *jb, master *M, bool full_only)
 {
     if (M->pt < 0 || M->status) return;
     worker *t = &jb->wk[M->pt];
     while (M->pe > M->ps) {
         uint64_t n = M->pe - M->ps;
-        if (n < PV_ISO_BATCH && full_only) break;
+        if (n < FLUSH_MIN && full_only) break;
         if (n > PV_ISO_BATCH) n = PV_ISO_BATCH;
         uint64_t off = M->ps % t->cap;
         if (off + n > t->cap) n = t->cap - off; /* up to the ring's end */
@@ -827,6 +840,7 @@ int pv_iso_extract(const pv_iso_field *f, int64_t k0, int64_t k1, const double *
     atomic_init(&jb->next, 0);
     atomic_init(&jb->emitted, 0);
     atomic_init(&jb->stop, 0);
+    atomic_init(&jb->starving, 0);
     size_t wsize = (size_t)nt * sizeof(worker);
     if (ok) {
         jb->vp = malloc((size_t)(k1 - k0 + 1) * sizeof *jb->vp);
