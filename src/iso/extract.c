@@ -34,13 +34,13 @@
  * thread writes a unit's polygons into its own ring buffer (RING_POLYS) and publishes its
  * progress; the calling thread (OpenMP's master) emits the units strictly in order, in
  * batches of at most PV_ISO_BATCH straight from the rings (a unit still being computed is
- * emitted FLUSH_MIN polygons or more at a time), and computes units itself whenever
- * nothing is ready, looking after every row whether a thread waits for room. A thread whose ring is full,
- * or that is too far ahead of the emitted rows for the record ring or the q ring, waits
- * (spinning, then yielding the core); the calling thread emits while it waits, so the unit
- * everybody waits for can always advance. The order and every bit of the output are
- * independent of the thread count and of how the layers are split into calls; memory is
- * bounded by the rings (never the whole mesh), all allocated before the region.
+ * emitted FLUSH_MIN polygons or more at a time), and computes units itself whenever nothing
+ * is ready, looking after each of its rows whether a thread waits for room. A thread whose
+ * ring is full, or that is too far ahead of the emitted units for the record ring or the q
+ * ring, waits (spinning, then yielding the core); the calling thread emits while it waits,
+ * so the unit everybody waits for can always advance. The order and every bit of the
+ * output are independent of the thread count and of how the layers are split into calls;
+ * memory is bounded by the rings (never the whole mesh), all allocated before the region.
  *
  * The planes are asked for by the calling thread before the region, in order, and read
  * during the whole call. Memory is plain malloc (the kernel has no ctx, iso.h); an
