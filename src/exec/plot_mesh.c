@@ -94,6 +94,11 @@ pv_status pv_plot_write_mesh(pv_interp *I, pv_cursor *c, size_t off, const pv_sc
                 list[m] = &e[j];
                 levels[m++] = e[j].st.level;
             }
+        if (m > 65536) {
+            st = pv_status_agree(ctx, pv_err(ctx, PV_ERANGE, "%d isosurfaces of %s in one "
+                                                             "plot: at most 65536", m, g->name));
+            break;
+        }
         size_t gbytes = (size_t)g->n * (size_t)g->n * sizeof(float);
         float *ghost = pv_alloc(ctx, gbytes);
         st = pv_status_agree(ctx, ghost ? PV_OK : PV_ENOMEM);

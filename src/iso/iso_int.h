@@ -14,11 +14,11 @@
  * 4-vertex loop as one quad (loop order) and triangulates the other loops; `triangles`
  * emits every loop's triangles. Triangles are in case-table order either way. */
 typedef struct pv_iso_polys {
-    uint16_t emask;                     /* bit e: edge e is crossed (carries a vertex) */
-    uint8_t npolys;                     /* polygons, <= PV_ISO_MAX_POLYS */
-    uint8_t ntris;                      /* triangles they make (a quad counts 2) */
-    uint8_t nv[PV_ISO_MAX_POLYS];       /* 3 or 4 */
-    uint8_t e[PV_ISO_MAX_POLYS][4];     /* edge numbers in winding order (a triangle repeats
+    uint16_t emask;                 /* bit e: edge e is crossed (carries a vertex) */
+    uint8_t npolys;                 /* polygons, <= PV_ISO_MAX_POLYS */
+    uint8_t ntris;                  /* triangles they make (a quad counts 2) */
+    uint8_t nv[PV_ISO_MAX_POLYS];   /* 3 or 4 */
+    uint8_t e[PV_ISO_MAX_POLYS][4]; /* edge numbers in winding order (a triangle repeats
                                            its third edge in slot 3) */
 } pv_iso_polys;
 

@@ -16,8 +16,11 @@
  * (started at the lowest unvisited edge). A loop's winding puts the inside corners on the
  * side its normal (v1 - v0) x (v2 - v0) points to, i.e. towards lower values. Each loop is
  * triangulated by the triangulation of least total area (dynamic programming over the
- * loop, vertices at the edge midpoints, earlier split point on ties): deterministic, and
- * every triangle keeps the loop's orientation because its vertices appear in loop order.
+ * loop, vertices at the edge midpoints, earlier split point on ties) among those whose
+ * diagonals never join two edges of one face (such a chord lies in the face, and the
+ * neighbour cell may draw the same one: the surfaces would touch along it). Deterministic,
+ * and every triangle keeps the loop's orientation because its vertices appear in loop
+ * order.
  *
  * Built once under pthread_once; read-only afterwards (the only mutable file-scope state
  * of the module, STYLE-3: it is a cache of constants).
@@ -98,29 +101,47 @@ static double tri_area(const double a[3], const double b[3], const double c[3])
 {
     double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
     double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2],
-                   u[0] * w[1] - u[1] * w[0]};
+    double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
     return 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
 }
 
-/* Least-area triangulation of one loop; appends its len-2 triangles to cs. */
+/* The faces (bit 2*axis + side) edge e lies on. */
+static int edge_faces(int e)
+{
+    int a = edge_ends[e][0], b = edge_ends[e][1], m = 0;
+    for (int ax = 0; ax < 3; ax++)
+        if (corner_off[a][ax] == corner_off[b][ax]) m |= 1 << (2 * ax + corner_off[a][ax]);
+    return m;
+}
+
+/* Least-area triangulation of one loop; appends its len-2 triangles to cs. A diagonal
+ * between two edges of one face would lie in that face, where the neighbouring cell may
+ * draw the same chord: the two surfaces would touch along it (four polygons on one side),
+ * so such diagonals are not used. */
 static void triangulate(pv_iso_case *cs, const uint8_t *loop, int len)
 {
     double p[PV_ISO_MAX_LOOP][3];
     double cost[PV_ISO_MAX_LOOP][PV_ISO_MAX_LOOP];
     int split[PV_ISO_MAX_LOOP][PV_ISO_MAX_LOOP];
+    bool ok[PV_ISO_MAX_LOOP][PV_ISO_MAX_LOOP];
     for (int i = 0; i < len; i++) midpoint(loop[i], p[i]);
+    for (int i = 0; i < len; i++)
+        for (int j = 0; j < len; j++)
+            ok[i][j] = j == i + 1 || i == j + 1 || (i == 0 && j == len - 1) ||
+                       (edge_faces(loop[i]) & edge_faces(loop[j])) == 0;
     for (int i = 0; i + 1 < len; i++) cost[i][i + 1] = 0.0;
     for (int gap = 2; gap < len; gap++)
         for (int i = 0; i + gap < len; i++) {
             int j = i + gap, best = -1;
-            double bc = 0.0;
+            double bc = HUGE_VAL;
             for (int k = i + 1; k < j; k++) {
+                if (!ok[i][k] || !ok[k][j] || cost[i][k] == HUGE_VAL || cost[k][j] == HUGE_VAL)
+                    continue;
                 double c = cost[i][k] + cost[k][j] + tri_area(p[i], p[k], p[j]);
                 if (best < 0 || c < bc - 1e-12) best = k, bc = c;
             }
             cost[i][j] = bc;
-            split[i][j] = best;
+            split[i][j] = best < 0 ? i + 1 : best; /* no valid split: caught by the tests */
         }
     /* pre-order walk of the split tree with an explicit stack */
     int stack[2 * PV_ISO_MAX_LOOP][2], top = 0;
@@ -155,7 +176,7 @@ static void build_case(int c, pv_iso_case *cs)
             if (!in[i] || in[(i + 3) % 4]) continue; /* not the first corner of a run */
             int j = i;
             while (in[(j + 1) % 4]) j = (j + 1) % 4; /* a run never covers the whole face */
-            next[edge[j]] = edge[(i + 3) % 4];      /* leave the run -> where it was entered */
+            next[edge[j]] = edge[(i + 3) % 4];       /* leave the run -> where it was entered */
         }
     }
     memset(cs, 0, sizeof *cs);

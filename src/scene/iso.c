@@ -29,6 +29,9 @@ pv_status pv_scene_iso_init(pv_ctx *ctx, pv_scene_iso *it, const pv_grid *g,
     it->grid = g;
     it->ghost = ghost;
     it->cut = slab_grid != g;
+    if (n > 65536)
+        return pv_err(ctx, PV_ERANGE, "%d isosurfaces of %s in one plot: at most 65536", n,
+                      g->name);
     it->elem = pv_alloc(ctx, (size_t)n * sizeof *it->elem);
     it->levels = it->elem ? pv_alloc(ctx, (size_t)n * sizeof *it->levels) : NULL;
     if (!it->levels) {

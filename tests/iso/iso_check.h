@@ -114,8 +114,8 @@ static inline bool polys_equal(const pv_iso_poly *a, size_t na, const pv_iso_pol
     }
     for (size_t i = 0; i < na; i++)
         if (!poly_equal(&a[i], &b[i])) {
-            fprintf(stderr, "polygon %zu differs (item %llu level %u vs item %llu level %u)\n",
-                    i, (unsigned long long)a[i].item, a[i].level, (unsigned long long)b[i].item,
+            fprintf(stderr, "polygon %zu differs (item %llu level %u vs item %llu level %u)\n", i,
+                    (unsigned long long)a[i].item, a[i].level, (unsigned long long)b[i].item,
                     b[i].level);
             return false;
         }
@@ -163,7 +163,7 @@ static inline int hash_cb(void *ud, const pv_iso_poly *p, size_t n)
 /* Cell by cell (k, j, i), levels in caller order, polygons per iso.h: the case from
  * value < level, skipped if a corner is NaN; mixed keeps 4-vertex loops as quads. */
 static inline void reference(const tfield *t, int64_t k0, int64_t k1, const double *lv, int nl,
-                      bool mixed, pv_iso_emit_fn emit, void *ud)
+                             bool mixed, pv_iso_emit_fn emit, void *ud)
 {
     const pv_iso_case *tab = pv_iso_table();
     int off[8][3], ea[12], eb[12], eax[12];
@@ -179,8 +179,7 @@ static inline void reference(const tfield *t, int64_t k0, int64_t k1, const doub
                 float v[8];
                 bool nan = false;
                 for (int c = 0; c < 8; c++) {
-                    v[c] = t->v[((k + off[c][2]) * t->ny + j + off[c][1]) * t->nx + i +
-                                off[c][0]];
+                    v[c] = t->v[((k + off[c][2]) * t->ny + j + off[c][1]) * t->nx + i + off[c][0]];
                     if (v[c] != v[c]) nan = true;
                 }
                 if (nan) continue;
@@ -189,6 +188,7 @@ static inline void reference(const tfield *t, int64_t k0, int64_t k1, const doub
                     int cs = 0;
                     for (int c = 0; c < 8; c++)
                         if ((double)v[c] < lv[o]) cs |= 1 << c;
+                    if (cs == 0 || cs == 255) continue;
                     const pv_iso_case *C = &tab[cs];
                     double pos[12][3];
                     uint64_t id[12];
@@ -256,8 +256,8 @@ static inline int cmp_u64(const void *pa, const void *pb)
 }
 
 typedef struct meshinfo {
-    size_t bad_sides;  /* undirected sides not shared by exactly two polygons, opposite */
-    int64_t V, E, F;   /* vertices (distinct edge ids), sides, polygons */
+    size_t bad_sides; /* undirected sides not shared by exactly two polygons, opposite */
+    int64_t V, E, F;  /* vertices (distinct edge ids), sides, polygons */
 } meshinfo;
 
 /* Polygons of one level (level < 0: all) as a mesh keyed by edge ids. */

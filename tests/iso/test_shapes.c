@@ -55,8 +55,10 @@ static void sphere(bool mixed)
     }
     PV_CHECK_EQ(bad_normal, 0);
     PV_CHECK_EQ(bad_radius, 0);
-    if (mixed) PV_CHECK(quads > 0);
-    else PV_CHECK_EQ(quads, 0);
+    if (mixed)
+        PV_CHECK(quads > 0);
+    else
+        PV_CHECK_EQ(quads, 0);
     fprintf(stderr, "sphere (%s): %zu polygons, area %.2f of %.2f, V-E+F = %lld\n",
             mixed ? "mixed" : "triangles", pv.n, area, want, (long long)(mi.V - mi.E + mi.F));
     pv_clear(&pv);
@@ -92,8 +94,8 @@ static void torus(bool mixed)
             if (sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) < 1e-9) continue;
             double dx = ctr[0] - c[0], dy = ctr[1] - c[1], rho = sqrt(dx * dx + dy * dy);
             double core[3] = {c[0] + dx / rho * R, c[1] + dy / rho * R, c[2]};
-            double d = n[0] * (core[0] - ctr[0]) + n[1] * (core[1] - ctr[1]) +
-                       n[2] * (core[2] - ctr[2]);
+            double d =
+                n[0] * (core[0] - ctr[0]) + n[1] * (core[1] - ctr[1]) + n[2] * (core[2] - ctr[2]);
             if (!(d > 0.0)) bad++;
         }
     PV_CHECK_EQ(bad, 0);

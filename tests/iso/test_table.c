@@ -2,7 +2,8 @@
  * The generated case table (src/iso/table.c, contract include/pvox/iso.h, DEC-7): every
  * case's loops use each crossed edge once and step between edges of a common face, the face
  * rule for ambiguous faces separates the inside corners, the loops' boundary is closed, the
- * triangles triangulate their loop with its orientation, the winding points towards the
+ * triangles triangulate their loop with its orientation and with no diagonal lying in a cube
+ * face, the winding points towards the
  * lower values, and two cells sharing a face produce the same face segments in opposite
  * directions, for every pair of cases and all three axes.
  */
@@ -48,8 +49,10 @@ static void trilinear_grad(const double val[8], const double x[3], double g[3])
         for (int d = 0; d < 3; d++) {
             double w = 1.0;
             for (int a = 0; a < 3; a++) {
-                if (a == d) w *= off[c][a] ? 1.0 : -1.0;
-                else w *= off[c][a] ? x[a] : 1.0 - x[a];
+                if (a == d)
+                    w *= off[c][a] ? 1.0 : -1.0;
+                else
+                    w *= off[c][a] ? x[a] : 1.0 - x[a];
             }
             g[d] += val[c] * w;
         }
@@ -104,8 +107,8 @@ static void check_loops(void)
     PV_CHECK_EQ(bad_sep, 0);
     PV_CHECK_EQ(bad_use, 0);
     PV_CHECK(maxtris <= PV_ISO_MAX_TRIS);
-    fprintf(stderr, "table: longest loop %d, most triangles %d, most loops %d\n", maxlen,
-            maxtris, maxloops);
+    fprintf(stderr, "table: longest loop %d, most triangles %d, most loops %d\n", maxlen, maxtris,
+            maxloops);
 }
 
 /* Each loop's triangles (consecutive in tri, loop by loop) take vertices in loop order and
@@ -131,7 +134,14 @@ static void check_triangulation(void)
                 /* cyclic order of the loop kept: p0 < p1 < p2 up to rotation */
                 int rises = (p[1] > p[0]) + (p[2] > p[1]) + (p[0] > p[2]);
                 if (rises != 2) bad++;
-                for (int v = 0; v < 3; v++) cnt[p[v]][p[(v + 1) % 3]]++;
+                for (int v = 0; v < 3; v++) {
+                    cnt[p[v]][p[(v + 1) % 3]]++;
+                    /* a diagonal never joins two edges of one face (it would lie in it) */
+                    int d = abs(p[v] - p[(v + 1) % 3]);
+                    if (d != 1 && d != len - 1 &&
+                        (edge_faces(cs->tri[tr][v]) & edge_faces(cs->tri[tr][(v + 1) % 3])))
+                        bad++;
+                }
             }
             for (int a = 0; a < len; a++)
                 for (int b = 0; b < len; b++) {
@@ -147,6 +157,19 @@ static void check_triangulation(void)
         }
     }
     PV_CHECK_EQ(bad, 0);
+    /* neither diagonal of a 4-vertex loop (a `mixed` quad) lies in a face: whoever splits
+     * the quad, either way, keeps the surface away from the neighbour's */
+    int quads = 0, bad_quads = 0;
+    for (int c = 0; c < 256; c++)
+        for (int l = 0; l < t[c].nloops; l++) {
+            const uint8_t *L = t[c].loop[l];
+            if (t[c].loop_len[l] != 4) continue;
+            quads++;
+            if ((edge_faces(L[0]) & edge_faces(L[2])) || (edge_faces(L[1]) & edge_faces(L[3])))
+                bad_quads++;
+        }
+    PV_CHECK(quads > 0);
+    PV_CHECK_EQ(bad_quads, 0);
 }
 
 /* Winding: with corner values -1 (inside) and +1 (outside) the vertices sit at the edge
@@ -286,8 +309,10 @@ static void check_conventions(void)
         for (int c = 0; c < 256; c++) {
             int tris = 0, quads = 0, mask = 0;
             for (int l = 0; l < t[c].nloops; l++) {
-                if (m == 1 && t[c].loop_len[l] == 4) quads++;
-                else tris += t[c].loop_len[l] - 2;
+                if (m == 1 && t[c].loop_len[l] == 4)
+                    quads++;
+                else
+                    tris += t[c].loop_len[l] - 2;
                 for (int v = 0; v < t[c].loop_len[l]; v++) mask |= 1 << t[c].loop[l][v];
             }
             if (ps[c].npolys != tris + quads || ps[c].ntris != t[c].ntris || ps[c].emask != mask)
