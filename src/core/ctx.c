@@ -7,10 +7,31 @@
  * and our collectives never collide with a library's traffic on MPI_COMM_WORLD (IceT does
  * the same). Nothing here is global: two contexts may coexist (tests do that).
  */
+#define _DEFAULT_SOURCE /* sysconf(_SC_NPROCESSORS_ONLN) */
 #include "pvox/core.h"
 
 #include <omp.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+/* Threads per rank when neither --threads nor OMP_NUM_THREADS says: the cores this rank may
+ * run on, shared with the other ranks of the node when they may all run everywhere
+ * (`mpirun --bind-to none`); a rank bound to some cores (Open MPI's default binding,
+ * SLURM's --cpus-per-task) keeps its own. Collective over comm (counts the node's ranks). */
+static int default_threads(MPI_Comm comm)
+{
+    int procs = omp_get_num_procs();
+    MPI_Comm node;
+    int local = 1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Comm_size(node, &local);
+        MPI_Comm_free(&node);
+    }
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (local > 1 && online > 0 && procs >= online) procs /= local;
+    return procs < 1 ? 1 : procs;
+}
 
 pv_ctx *pv_ctx_create(MPI_Comm world, const pv_options *opt)
 {
@@ -29,6 +50,7 @@ pv_ctx *pv_ctx_create(MPI_Comm world, const pv_options *opt)
     MPI_Comm_rank(ctx->comm, &ctx->rank);
     MPI_Comm_size(ctx->comm, &ctx->nranks);
     if (ctx->opt.nthreads > 0) omp_set_num_threads(ctx->opt.nthreads);
+    else if (!getenv("OMP_NUM_THREADS")) omp_set_num_threads(default_threads(ctx->comm));
     ctx->nthreads = omp_get_max_threads();
     ctx->err_code = PV_OK;
     ctx->t_start = MPI_Wtime();
