@@ -28,10 +28,12 @@
  * samples are split between two ranks and the picture equals the one-rank picture (the
  * cut is aliased, but the surface continues across it). Cutting the geometry instead
  * would leave such pixels half in each rank, which compositing can only approximate.
- * Likewise, flag as "hard" every polygon edge whose two ends lie in the same grid
- * z-plane (isosurface facet edges on cell faces, quad edges on a node plane), whatever
- * the rank count: a hard edge gives each pixel wholly to the side its centre is on, so
- * two facets meeting on a slab plane never split a pixel between ranks either.
+ * Likewise, a polygon edge may be flagged "hard" (pm3d quads do it for edges lying in
+ * one z-plane, whatever the rank count): a hard edge gives each pixel wholly to the side
+ * its centre is on, so two large polygons meeting on a slab plane never split a pixel
+ * between ranks. It is exact only for polygons larger than a pixel: in a mesh of
+ * sub-pixel facets it double-covers or misses samples, so isosurface facets keep every
+ * edge soft and let the compositor add the two ranks' disjoint samples (composite.h).
  *
  * Visibility (ARCH-7 and ARCH-8). The fragments of a pixel (a primitive's
  * samples there, one depth taken where those samples are) are resolved in depth order,

@@ -187,7 +187,7 @@ pv_status pv_cmd_set_table(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_unset_table(pv_interp *I, pv_cursor *c, bool exec);
 
 /* True the first time an element kind (its static `why` text) is skipped in this run:
- * each kind pvox does not draw is named once per script (exec/plot.c). */
+ * each kind pvox does not draw is named once per script (exec/util.c). */
 bool pv_plot_first_skip(pv_interp *I, const char *why);
 
 #endif /* PV_EXEC_INT_H */

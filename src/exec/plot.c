@@ -381,15 +381,6 @@ static const char *skipped_style_name(pv_plot_style st)
     }
 }
 
-bool pv_plot_first_skip(pv_interp *I, const char *why)
-{
-    for (int k = 0; k < I->nskip_warned; k++)
-        if (I->skip_warned[k] == why) return false;
-    if (I->nskip_warned < (int)(sizeof I->skip_warned / sizeof I->skip_warned[0]))
-        I->skip_warned[I->nskip_warned++] = why;
-    return true;
-}
-
 /* Classify a rendered splot element and gather its data. `style` is the style word
  * given with `with` (NULL: none). */
 static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, bool is_data,

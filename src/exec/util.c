@@ -1,8 +1,9 @@
 /*
  * exec/util.c: the helpers every command file shares (exec_int.h "util.c"): statement
  * ends, expressions, `for [...]` iteration, plot-axis ranges and '+'/'++' sampling, text
- * compiled as an expression, and reading a file for a command. A leaf: it calls no other
- * exec file, so command files can use it without tying themselves to the interpreter.
+ * compiled as an expression, reading a file for a command, and which skipped element kinds
+ * were already reported. A leaf: it calls no other exec file, so command files can use it
+ * without tying themselves to the interpreter.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
@@ -309,4 +310,13 @@ pv_code *pv_exec_compile_text(pv_interp *I, const char *text)
     }
     pv_toklist_fini(&tl);
     return code;
+}
+
+bool pv_plot_first_skip(pv_interp *I, const char *why)
+{
+    for (int k = 0; k < I->nskip_warned; k++)
+        if (I->skip_warned[k] == why) return false;
+    if (I->nskip_warned < (int)(sizeof I->skip_warned / sizeof I->skip_warned[0]))
+        I->skip_warned[I->nskip_warned++] = why;
+    return true;
 }

@@ -16,6 +16,7 @@
  * connectivity of the ranks below it. No rank holds more than its own mesh and a chunk.
  * A write failure on rank 0 keeps the messages flowing (data discarded) so nobody hangs.
  */
+#include "io_int.h"
 #include "mesh_int.h"
 
 #include <errno.h>
@@ -49,20 +50,6 @@ char *pv_mesh_piece_path(const char *path, int rank)
     size_t n = strlen(path);
     int keep = n >= 5 ? (int)(n - 5) : (int)n; /* drop ".pvtp" */
     return pv_asprintf("%.*s_%d.vtp", keep, path, rank);
-}
-
-/* Write s with XML attribute escapes. */
-static void put_attr(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
 }
 
 static void put_header(FILE *f, const vcounts *c)
@@ -209,7 +196,7 @@ static pv_status write_index(pv_ctx *ctx, const pv_mesh_writer *w)
         }
         const char *slash = strrchr(piece, '/');
         fputs("    <Piece Source=\"", f);
-        put_attr(f, slash ? slash + 1 : piece); /* relative to the index's directory */
+        pv_io_put_xml(f, slash ? slash + 1 : piece); /* relative to the index's directory */
         fputs("\"/>\n", f);
         free(piece);
     }

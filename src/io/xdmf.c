@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "h5_int.h"
+#include "io_int.h"
 
 char *pv_h5_xdmf_path(const char *h5_path)
 {
@@ -28,21 +29,6 @@ char *pv_h5_xdmf_path(const char *h5_path)
             return pv_asprintf("%.*s.xmf", (int)(len - el), h5_path);
     }
     return pv_asprintf("%s.xmf", h5_path);
-}
-
-/* Write s with the five XML special characters escaped. */
-static void put_escaped(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&apos;", f); break;
-        default: fputc(*s, f);
-        }
-    }
 }
 
 static void axis_geometry(const pv_h5_grid *g, int a, double *origin, double *spacing)
@@ -63,7 +49,7 @@ static void put_grid(FILE *f, const char *h5_name, const pv_h5_grid *g)
         axis_geometry(g, a, &o[a], &d[a]);
     long long n = g->n;
     fputs("    <Grid Name=\"", f);
-    put_escaped(f, g->name);
+    pv_io_put_xml(f, g->name);
     fprintf(f, "\" GridType=\"Uniform\">\n"
                "      <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"%lld %lld %lld\"/>\n"
                "      <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
@@ -74,14 +60,14 @@ static void put_grid(FILE *f, const char *h5_name, const pv_h5_grid *g)
                "      </Geometry>\n"
                "      <Attribute Name=\"",
             n, n, n, o[2], o[1], o[0], d[2], d[1], d[0]);
-    put_escaped(f, g->name);
+    pv_io_put_xml(f, g->name);
     fprintf(f, "\" AttributeType=\"Scalar\" Center=\"Node\">\n"
                "        <DataItem Dimensions=\"%lld %lld %lld\" NumberType=\"Float\" "
                "Precision=\"4\" Format=\"HDF\">",
             n, n, n);
-    put_escaped(f, h5_name);
+    pv_io_put_xml(f, h5_name);
     fputs(":" PV_H5_GROUP "/", f);
-    put_escaped(f, g->name);
+    pv_io_put_xml(f, g->name);
     fputs("</DataItem>\n      </Attribute>\n    </Grid>\n", f);
 }
 

@@ -12,8 +12,12 @@
  * two node planes and slab boundaries sit on node planes (pv_scene_slab), so facets never
  * cross a slab and are added without the raster's slab cut. That also keeps a surface
  * lying exactly in a boundary plane (voxels equal to the level) on the one rank that
- * extracted it. Facet edges inside one node plane are hard edges (raster.h), so two
- * facets meeting on a slab plane never split a pixel between ranks.
+ * extracted it. Facet edges are all soft (raster.h): each triangle covers exactly the
+ * samples inside it, so a mesh of sub-pixel facets (a fine grid) covers every sample once.
+ * Hard edges on node planes would give whole pixels to one side of a plane, which is exact
+ * for large facets but double-covers or misses samples where several facets share a pixel.
+ * Where two ranks (or two z steps) meet, a pixel's samples are then split between two
+ * tiles, disjointly, and the compositor's per-sample "over" adds them (composite.h).
  */
 #include "pvox/iso.h"
 #include "pvox/scene.h"
@@ -163,25 +167,15 @@ static void draw_facet(iso_draw *D, const pv_iso_poly *p)
 
     float x[8], y[8], d[8];
     double wz[8];
-    unsigned hard = 0;
     for (int k = 0; k < nv; k++) {
         double px, py, pd;
         pv_view_project(F->view, cl[k][0], cl[k][1], cl[k][2], &px, &py, &pd);
         x[k] = (float)px, y[k] = (float)py, d[k] = (float)pd;
         wz[k] = cl[k][2];
     }
-    /* edges inside one node plane (or on the z-range cut) are hard */
-    for (int k = 0; k < nv; k++) {
-        int j = (k + 1) % nv;
-        if (inside) {
-            double za = p->v[k][2], zb = p->v[j][2];
-            if (za == zb && za == floor(za)) hard |= 1u << k;
-        } else if (cl[k][2] == cl[j][2]) {
-            hard |= 1u << k;
-        }
-    }
     uint64_t order = PV_SCENE_ORDER(e->number, p->item);
-    D->st = pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, D->it->cut ? wz : NULL, hard, c,
+    /* every edge soft (exact sample coverage): see the file comment */
+    D->st = pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, D->it->cut ? wz : NULL, 0, c,
                                   order);
     if (D->st == PV_OK && F->pm3d_border) add_border(D, nv, x, y, d, order);
     D->it->tris += (uint64_t)(nv - 2);

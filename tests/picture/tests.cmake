@@ -71,7 +71,7 @@ foreach(np 1 3)
   add_test(NAME picture.steps.np${np}
     COMMAND ${pv_picture_cmd} determinism --pvox $<TARGET_FILE:pvox>
             --mpiexec ${MPIEXEC_EXECUTABLE} --np ${np} --threads 2 --ref ${pv_picture_ref}
-            "--pvox-args=--batch-triangles 200"
+            "--pvox-args=--batch-triangles 600"
             ${pv_picture_dir}/scenes/iso.gp ${pv_picture_dir}/scenes/iso_nested.gp
             ${pv_picture_dir}/scenes/iso_styles.gp)
   set_tests_properties(picture.steps.np${np} PROPERTIES
