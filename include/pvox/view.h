@@ -391,8 +391,9 @@ typedef struct pv_light {
 void pv_light_setup(pv_light *L, const pv_view3d *v, double primary, double specular,
                     double spec2);
 
-/* The lit colour of a polygon whose first vertices are v[0..nv-1] in normalised view
- * coordinates (pv_view_map): gnuplot's arithmetic for isosurface facets (the normal of
+/* The lit colour of a polygon whose first vertices are v[0..nv-1]: in normalised view
+ * coordinates (pv_view_map) for isosurface facets, in user coordinates for ordinary pm3d
+ * surfaces, as gnuplot computes them (the normal of
  * the first triangle, weighted and rotated back to the fixed light; if that triangle is
  * degenerate, vertices 0, 1, 3; if that is degenerate too, the colour is returned
  * unlit). rgb is 0..255 per channel, the result truncated to 8 bits as gnuplot does;

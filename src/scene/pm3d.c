@@ -1,8 +1,8 @@
 /*
  * scene/pm3d: `splot 'data' with pm3d`: quads between consecutive scan lines, coloured by
  * the mean of the corners' colour values (corners2color mean), cut at the z range
- * (`clip z`), then added whole: the rasteriser cuts them at this rank's slab planes pixel
- * by pixel (raster.h "Slab cuts").
+ * (`clip z`), lit when `set pm3d lighting` is on, then added whole: the rasteriser cuts
+ * them at this rank's slab planes pixel by pixel (raster.h "Slab cuts").
  */
 #include "pvox/scene.h"
 
@@ -55,6 +55,7 @@ pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, p
 typedef struct pm3d_draw {
     pv_ctx *ctx;
     const pv_view3d *view;
+    const pv_light *light;
     pv_raster *r;
     uint64_t order_base;
 } pm3d_draw;
@@ -74,13 +75,21 @@ static pv_status add_quad(void *ud, const pv_scene_quad *q)
         wz[k] = q->v[k][2];
         if (q->v[k][2] == q->v[(k + 1) % nv][2]) hard |= 1u << k;
     }
-    return pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, wz, hard, q->color,
+    pv_rgba8 c = q->color;
+    if (D->light) {
+        /* gnuplot lights a pm3d surface by its normal in user coordinates (isosurface
+         * facets use view coordinates instead, GP-7.6) */
+        uint8_t in[3] = {c.r, c.g, c.b}, out[3];
+        pv_light_shade(D->light, (const double(*)[3])q->v, nv, in, out);
+        c.r = out[0], c.g = out[1], c.b = out[2];
+    }
+    return pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, wz, hard, c,
                                  D->order_base | q->item);
 }
 
 pv_status pv_scene_draw_pm3d(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                              pv_raster *r)
 {
-    pm3d_draw D = {ctx, F->view, r, PV_SCENE_ORDER(e->number, 0)};
+    pm3d_draw D = {ctx, F->view, F->light, r, PV_SCENE_ORDER(e->number, 0)};
     return pv_scene_pm3d_quads(F, e, add_quad, &D);
 }
