@@ -1,8 +1,9 @@
 /*
  * scene/pm3d: `splot 'data' with pm3d`: quads between consecutive scan lines, coloured by
  * the mean of the corners' colour values (corners2color mean), cut at the z range
- * (`clip z`), lit when `set pm3d lighting` is on, then added whole: the rasteriser cuts
- * them at this rank's slab planes pixel by pixel (raster.h "Slab cuts").
+ * (`clip z`), lit when `set pm3d lighting` is on and outlined with `set pm3d border`, then
+ * added whole: the rasteriser cuts them at this rank's slab planes pixel by pixel
+ * (raster.h "Slab cuts").
  */
 #include "pvox/scene.h"
 
@@ -54,6 +55,7 @@ pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, p
 
 typedef struct pm3d_draw {
     pv_ctx *ctx;
+    const pv_scene_frame *F;
     const pv_view3d *view;
     const pv_light *light;
     pv_raster *r;
@@ -83,13 +85,22 @@ static pv_status add_quad(void *ud, const pv_scene_quad *q)
         pv_light_shade(D->light, (const double(*)[3])q->v, nv, in, out);
         c.r = out[0], c.g = out[1], c.b = out[2];
     }
-    return pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, wz, hard, c,
-                                 D->order_base | q->item);
+    uint64_t order = D->order_base | q->item;
+    pv_status st = pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, wz, hard, c, order);
+    /* `set pm3d border`: each quad outlined, drawn on it (a small bias towards the viewer),
+     * cut at the slab planes like the quad */
+    for (int k = 0; k < nv && st == PV_OK && D->F->pm3d_border; k++) {
+        int j = (k + 1) % nv;
+        pv_raster_line l = {x[k], y[k], d[k] - 1e-5f, x[j], y[j], d[j] - 1e-5f,
+                            (float)D->F->border_width, D->F->border_color, order};
+        st = pv_raster_add_line_cut(D->ctx, D->r, &l, wz[k], wz[j]);
+    }
+    return st;
 }
 
 pv_status pv_scene_draw_pm3d(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                              pv_raster *r)
 {
-    pm3d_draw D = {ctx, F->view, F->light, r, PV_SCENE_ORDER(e->number, 0)};
+    pm3d_draw D = {ctx, F, F->view, F->light, r, PV_SCENE_ORDER(e->number, 0)};
     return pv_scene_pm3d_quads(F, e, add_quad, &D);
 }
