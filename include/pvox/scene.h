@@ -221,6 +221,10 @@ pv_status pv_scene_iso_init(pv_ctx *ctx, pv_scene_iso *it, const pv_grid *g,
                             const pv_grid *slab_grid, const pv_scene_elem *const *elem, int n,
                             const float *ghost);
 void pv_scene_iso_fini(pv_ctx *ctx, pv_scene_iso *it);
+/* The kernel's view of the pass's grid: this rank's planes and the ghost plane (iso.h).
+ * The pass's cell layers are [k_next, k_end), its levels `levels`, level i from elem[i]. */
+struct pv_iso_field;
+void pv_scene_iso_field(const pv_scene_iso *it, struct pv_iso_field *f);
 /* World z of the lower node plane of cell layer k. */
 double pv_scene_iso_layer_z(const pv_scene_iso *it, int64_t k);
 /* Extract this rank's next cell layers whose lower node plane lies below world z `zhi`

@@ -12,6 +12,8 @@
  */
 #include "plot.h"
 
+#include "isopass.h"
+
 #include "pvox/iso.h"
 #include "pvox/mesh.h"
 
@@ -21,25 +23,15 @@
 typedef struct mesh_pass {
     pv_ctx *ctx;
     pv_mesh_writer *w;
-    const pv_grid *g;
-    const float *ghost;
-    const pv_scene_elem **elem; /* level i comes from elem[i] */
+    const pv_scene_iso *it;
     uint64_t tag;               /* pass number << 56, or'ed into edge ids */
     pv_status st;
 } mesh_pass;
 
-static const float *mesh_plane(const void *ud, int64_t k)
-{
-    const mesh_pass *M = ud;
-    const pv_grid *g = M->g;
-    if (k >= g->z1) return M->ghost;
-    return g->data + (size_t)(k - g->z0) * (size_t)g->n * (size_t)g->n;
-}
-
 static int mesh_emit(void *ud, const pv_iso_poly *p, size_t n)
 {
     mesh_pass *M = ud;
-    const pv_grid *g = M->g;
+    const pv_grid *g = M->it->grid;
     for (size_t i = 0; i < n && M->st == PV_OK; i++) {
         double v[4 * 3];
         uint64_t edge[4];
@@ -47,7 +39,7 @@ static int mesh_emit(void *ud, const pv_iso_poly *p, size_t n)
             for (int a = 0; a < 3; a++) v[3 * k + a] = g->min[a] + p[i].v[k][a] * g->delta[a];
             edge[k] = p[i].edge[k] | M->tag;
         }
-        const pv_scene_elem *e = M->elem[p[i].level];
+        const pv_scene_elem *e = M->it->elem[p[i].level];
         M->st = pv_mesh_add(M->ctx, M->w, p[i].nv, v, edge, e->st.level, e->number);
     }
     return M->st == PV_OK ? 0 : 1;
@@ -78,51 +70,26 @@ pv_status pv_plot_write_mesh(pv_interp *I, pv_cursor *c, size_t off, const pv_sc
         const pv_source *src = c->tl->src;
         return pv_err_locate(ctx, src->name, src->text, src->len, src->first_line, off);
     }
-    const pv_scene_elem **list = pv_alloc(ctx, (size_t)n * sizeof *list);
-    double *levels = list ? pv_alloc(ctx, (size_t)n * sizeof *levels) : NULL;
-    pv_status st = pv_status_agree(ctx, levels ? PV_OK : PV_ENOMEM);
-    /* one pass per grid, in order of first appearance (the same on every rank) */
-    int pass = 0;
-    for (int k = 0; k < n && st == PV_OK; k++) {
-        const pv_grid *g = e[k].grid;
-        bool seen = false;
-        for (int j = 0; j < k && !seen; j++) seen = e[j].grid == g;
-        if (seen) continue;
-        int m = 0;
-        for (int j = k; j < n; j++)
-            if (e[j].grid == g) {
-                list[m] = &e[j];
-                levels[m++] = e[j].st.level;
-            }
-        if (m > 65536) {
-            st = pv_status_agree(ctx, pv_err(ctx, PV_ERANGE, "%d isosurfaces of %s in one "
-                                                             "plot: at most 65536", m, g->name));
-            break;
-        }
-        size_t gbytes = (size_t)g->n * (size_t)g->n * sizeof(float);
-        float *ghost = pv_alloc(ctx, gbytes);
-        st = pv_status_agree(ctx, ghost ? PV_OK : PV_ENOMEM);
-        bool has = false;
-        if (st == PV_OK) st = pv_grid_ghost_upper(ctx, g, ghost, &has);
-        if (st == PV_OK) {
-            mesh_pass M = {ctx, w, g, has ? ghost : NULL, list, (uint64_t)pass << 56, PV_OK};
-            int64_t k0 = g->z0;
-            int64_t k1 = g->z1 < g->n ? (has ? g->z1 : g->z1 - 1) : g->n - 1;
-            pv_iso_field f = {g->n, g->n, g->n, mesh_plane, &M};
-            pv_iso_opts o = {!I->set->iso_triangles, ctx->nthreads};
-            int rc = k1 > k0 ? pv_iso_extract(&f, k0, k1, levels, m, &o, mesh_emit, &M, NULL) : 0;
-            st = M.st;
-            if (rc != 0 && st == PV_OK)
-                st = pv_err(ctx, PV_ENOMEM, "out of memory extracting isosurfaces");
-            /* the text table keeps elements grid by grid */
-            if (out->kind != PV_OUT_MESH) st = pv_mesh_flush(ctx, w);
-            else st = pv_status_agree(ctx, st);
-        }
-        pv_free(ctx, ghost, gbytes);
-        pass++;
+    /* every element is an isosurface; the first grid bounds the slabs */
+    pv_iso_passes P;
+    pv_status st = pv_iso_passes_open(ctx, &P, e, n, n > 0 ? e[0].grid : NULL);
+    for (int p = 0; p < P.n && st == PV_OK; p++) {
+        const pv_scene_iso *it = &P.p[p].it;
+        mesh_pass M = {ctx, w, it, (uint64_t)p << 56, PV_OK};
+        pv_iso_field f;
+        pv_scene_iso_field(it, &f);
+        pv_iso_opts o = {!I->set->iso_triangles, ctx->nthreads};
+        int rc = it->k_end > it->k_next ? pv_iso_extract(&f, it->k_next, it->k_end, it->levels,
+                                                         it->nelem, &o, mesh_emit, &M, NULL)
+                                        : 0;
+        st = M.st;
+        if (rc != 0 && st == PV_OK)
+            st = pv_err(ctx, PV_ENOMEM, "out of memory extracting isosurfaces");
+        /* the text table keeps elements grid by grid */
+        pv_status fs = out->kind != PV_OUT_MESH ? pv_mesh_flush(ctx, w) : PV_OK;
+        st = pv_status_agree(ctx, st != PV_OK ? st : fs);
     }
-    pv_free(ctx, levels, (size_t)n * sizeof *levels);
-    pv_free(ctx, (void *)list, (size_t)n * sizeof *list);
+    pv_iso_passes_close(ctx, &P);
     pv_mesh_counts cnt = {0};
     st = pv_mesh_close_counts(ctx, w, st, &cnt);
     if (st == PV_OK)

@@ -16,6 +16,7 @@
 #include "render.h"
 
 #include "ckpt.h"
+#include "isopass.h"
 
 #include "pvox/annotate.h"
 #include "pvox/composite.h"
@@ -356,13 +357,6 @@ typedef struct frame_times {
     double out;       /* annotation, 8-bit image, PNG */
 } frame_times;
 
-/* One extraction pass per grid that has isosurface elements, with its ghost plane. */
-typedef struct iso_pass {
-    pv_scene_iso it;
-    float *ghost;
-    size_t ghost_bytes;
-} iso_pass;
-
 /* Blend `step` into `acc` (both full-canvas tiles), `step` in front if step_front. */
 static void tile_accumulate(pv_tile *acc, const pv_tile *step, bool step_front)
 {
@@ -394,40 +388,9 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
                                uint64_t *ntris, frame_times *T)
 {
     pv_ctx *ctx = I->ctx;
-    /* one pass per grid, in order of first appearance (the same on every rank) */
-    iso_pass pass[16];
-    int npass = 0;
-    const pv_scene_elem **list = pv_alloc(ctx, (size_t)n * sizeof *list);
-    if (!list) st = ctx->err_code ? ctx->err_code : PV_ENOMEM;
-    for (int k = 0; k < n; k++) {
-        if (e[k].kind != PV_SCENE_ISO) continue;
-        bool seen = false;
-        for (int p = 0; p < npass && !seen; p++) seen = pass[p].it.grid == e[k].grid;
-        if (seen) continue;
-        if (npass == (int)(sizeof pass / sizeof pass[0])) {
-            st = pv_err(ctx, PV_ERANGE, "more than %d voxel grids with isosurfaces in one plot",
-                        npass);
-            break;
-        }
-        iso_pass *P = &pass[npass++];
-        memset(P, 0, sizeof *P);
-        P->it.grid = e[k].grid;
-    }
-    st = pv_status_agree(ctx, st);
-    for (int p = 0; p < npass && st == PV_OK; p++) {
-        const pv_grid *g = pass[p].it.grid;
-        int m = 0;
-        for (int k = 0; k < n; k++)
-            if (e[k].kind == PV_SCENE_ISO && e[k].grid == g) list[m++] = &e[k];
-        pass[p].ghost_bytes = (size_t)g->n * (size_t)g->n * sizeof(float);
-        pass[p].ghost = pv_alloc(ctx, pass[p].ghost_bytes);
-        st = pv_status_agree(ctx, pass[p].ghost ? PV_OK : PV_ENOMEM);
-        bool has = false;
-        if (st == PV_OK) st = pv_grid_ghost_upper(ctx, g, pass[p].ghost, &has);
-        if (st == PV_OK)
-            st = pv_scene_iso_init(ctx, &pass[p].it, g, sg, list, m, has ? pass[p].ghost : NULL);
-        st = pv_status_agree(ctx, st);
-    }
+    pv_iso_passes P;
+    pv_status sp = pv_iso_passes_open(ctx, &P, e, n, sg);
+    if (st == PV_OK) st = sp;
     pv_tile *step = NULL;
     if (st == PV_OK) {
         step = pv_tile_create(ctx, tile->canvas_w, tile->canvas_h, 0, 0, tile->w, tile->h);
@@ -452,8 +415,8 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
             if (zb > zhi) zb = zhi;
             /* the last step takes what remains (layers of another grid beyond the slab) */
             double bound = zb < zhi ? zb : HUGE_VAL;
-            for (int p = 0; p < npass && st == PV_OK; p++)
-                st = pv_scene_iso_draw(ctx, SF, &pass[p].it, bound, r);
+            for (int p = 0; p < P.n && st == PV_OK; p++)
+                st = pv_scene_iso_draw(ctx, SF, &P.p[p].it, bound, r);
         } while (st == PV_OK && zb < zhi && pv_raster_count_tris(r) < budget);
         if (st != PV_OK) break;
         bool last = !(zb < zhi);
@@ -478,11 +441,7 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
         if (last) break;
     }
     pv_tile_destroy(ctx, step);
-    for (int p = 0; p < npass; p++) {
-        pv_scene_iso_fini(ctx, &pass[p].it);
-        pv_free(ctx, pass[p].ghost, pass[p].ghost_bytes);
-    }
-    pv_free(ctx, (void *)list, (size_t)n * sizeof *list);
+    pv_iso_passes_close(ctx, &P);
     return st;
 }
 

@@ -2,7 +2,7 @@
  * scene/colormap: the colour of an element's items (`lc` / `lt` / palette) and the
  * renderer's palette for `set palette`.
  */
-#include "pvox/scene.h"
+#include "scene_int.h"
 
 #include <math.h>
 
@@ -59,4 +59,13 @@ pv_rgba8 pv_scene_item_color(const pv_scene_colors *C, const pv_scene_elem *e, d
     default: break;
     }
     return lt_color(C, e->st.lp.lt > 0 ? e->st.lp.lt : e->number);
+}
+
+pv_rgba8 pv_scene_lit(const pv_scene_frame *F, pv_rgba8 c, const double (*v)[3], int nv)
+{
+    if (!F->light) return c;
+    uint8_t in[3] = {c.r, c.g, c.b}, out[3];
+    pv_light_shade(F->light, v, nv, in, out);
+    c.r = out[0], c.g = out[1], c.b = out[2];
+    return c;
 }

@@ -20,7 +20,7 @@
  * tiles, disjointly, and the compositor's per-sample "over" adds them (composite.h).
  */
 #include "pvox/iso.h"
-#include "pvox/scene.h"
+#include "scene_int.h"
 
 #include <math.h>
 #include <string.h>
@@ -38,11 +38,11 @@ pv_status pv_scene_iso_init(pv_ctx *ctx, pv_scene_iso *it, const pv_grid *g,
                       g->name);
     it->elem = pv_alloc(ctx, (size_t)n * sizeof *it->elem);
     it->levels = it->elem ? pv_alloc(ctx, (size_t)n * sizeof *it->levels) : NULL;
+    it->nelem = n; /* the sizes fini frees (NULL blocks count nothing) */
     if (!it->levels) {
         pv_scene_iso_fini(ctx, it);
         return ctx->err_code ? ctx->err_code : PV_ENOMEM;
     }
-    it->nelem = n;
     for (int i = 0; i < n; i++) {
         it->elem[i] = elem[i];
         it->levels[i] = elem[i]->st.level;
@@ -86,6 +86,12 @@ static const float *iso_plane(const void *ud, int64_t k)
     return g->data + (size_t)(k - g->z0) * (size_t)g->n * (size_t)g->n;
 }
 
+void pv_scene_iso_field(const pv_scene_iso *it, pv_iso_field *f)
+{
+    const pv_grid *g = it->grid;
+    *f = (pv_iso_field){g->n, g->n, g->n, iso_plane, it};
+}
+
 /* Opacity of an element's facets: the fill style, `empty` meaning solid (GP-7.4). */
 static uint8_t elem_alpha(const pv_scene_frame *F, const pv_scene_elem *e, uint8_t color_a)
 {
@@ -120,19 +126,6 @@ static pv_rgba8 facet_color(const pv_scene_frame *F, const pv_scene_elem *e, con
     return pv_scene_item_color(C, e, z2, NAN);
 }
 
-static void add_border(iso_draw *D, int nv, const float *x, const float *y, const float *d,
-                       uint64_t order)
-{
-    const pv_scene_frame *F = D->F;
-    for (int k = 0; k < nv && D->st == PV_OK; k++) {
-        int j = (k + 1) % nv;
-        /* drawn on the surface: a small bias towards the viewer wins the depth test */
-        pv_raster_line l = {x[k], y[k], d[k] - 1e-5f, x[j], y[j], d[j] - 1e-5f,
-                            (float)F->border_width, F->border_color, order};
-        D->st = pv_raster_add_lines(D->ctx, D->r, &l, 1);
-    }
-}
-
 static void draw_facet(iso_draw *D, const pv_iso_poly *p)
 {
     const pv_scene_frame *F = D->F;
@@ -146,13 +139,11 @@ static void draw_facet(iso_draw *D, const pv_iso_poly *p)
     for (int k = 0; k < 3; k++) pv_view_project(F->view, w[k][0], w[k][1], w[k][2], &sx[k], &sy[k], &dd[k]);
     pv_rgba8 c = facet_color(F, e, sx, sy, w[1][2]);
     c.a = elem_alpha(F, e, c.a);
-    if (F->light) {
+    if (F->light) { /* gnuplot lights a facet by its normal in view coordinates */
         double m[4][3];
         for (int k = 0; k < p->nv; k++)
             pv_view_map(F->view, w[k][0], w[k][1], w[k][2], &m[k][0], &m[k][1], &m[k][2]);
-        uint8_t in[3] = {c.r, c.g, c.b}, out[3];
-        pv_light_shade(F->light, (const double(*)[3])m, p->nv, in, out);
-        c.r = out[0], c.g = out[1], c.b = out[2];
+        c = pv_scene_lit(F, c, (const double(*)[3])m, p->nv);
     }
 
     /* gnuplot's pm3d `clip z`: cut to the z range */
@@ -177,7 +168,8 @@ static void draw_facet(iso_draw *D, const pv_iso_poly *p)
     /* every edge soft (exact sample coverage): see the file comment */
     D->st = pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, D->it->cut ? wz : NULL, 0, c,
                                   order);
-    if (D->st == PV_OK && F->pm3d_border) add_border(D, nv, x, y, d, order);
+    if (D->st == PV_OK && F->pm3d_border)
+        D->st = pv_scene_outline(D->ctx, F, D->r, nv, x, y, d, D->it->cut ? wz : NULL, order);
     D->it->tris += (uint64_t)(nv - 2);
 }
 
@@ -194,8 +186,8 @@ pv_status pv_scene_iso_draw(pv_ctx *ctx, const pv_scene_frame *F, pv_scene_iso *
     int64_t k1 = it->k_next;
     while (k1 < it->k_end && pv_scene_iso_layer_z(it, k1) < zhi) k1++;
     if (k1 == it->k_next) return PV_OK;
-    const pv_grid *g = it->grid;
-    pv_iso_field f = {g->n, g->n, g->n, iso_plane, it};
+    pv_iso_field f;
+    pv_scene_iso_field(it, &f);
     pv_iso_opts o = {F->iso_mixed, ctx->nthreads};
     iso_draw D = {ctx, F, it, r, PV_OK};
     int rc = pv_iso_extract(&f, it->k_next, k1, it->levels, it->nelem, &o, emit, &D, NULL);

@@ -5,7 +5,7 @@
  * added whole: the rasteriser cuts them at this rank's slab planes pixel by pixel
  * (raster.h "Slab cuts").
  */
-#include "pvox/scene.h"
+#include "scene_int.h"
 
 #include <math.h>
 
@@ -57,7 +57,6 @@ typedef struct pm3d_draw {
     pv_ctx *ctx;
     const pv_scene_frame *F;
     const pv_view3d *view;
-    const pv_light *light;
     pv_raster *r;
     uint64_t order_base;
 } pm3d_draw;
@@ -77,23 +76,27 @@ static pv_status add_quad(void *ud, const pv_scene_quad *q)
         wz[k] = q->v[k][2];
         if (q->v[k][2] == q->v[(k + 1) % nv][2]) hard |= 1u << k;
     }
-    pv_rgba8 c = q->color;
-    if (D->light) {
-        /* gnuplot lights a pm3d surface by its normal in user coordinates (isosurface
-         * facets use view coordinates instead, GP-7.6) */
-        uint8_t in[3] = {c.r, c.g, c.b}, out[3];
-        pv_light_shade(D->light, (const double(*)[3])q->v, nv, in, out);
-        c.r = out[0], c.g = out[1], c.b = out[2];
-    }
+    /* gnuplot lights a pm3d surface by its normal in user coordinates */
+    pv_rgba8 c = pv_scene_lit(D->F, q->color, (const double(*)[3])q->v, nv);
     uint64_t order = D->order_base | q->item;
     pv_status st = pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, wz, hard, c, order);
-    /* `set pm3d border`: each quad outlined, drawn on it (a small bias towards the viewer),
-     * cut at the slab planes like the quad */
-    for (int k = 0; k < nv && st == PV_OK && D->F->pm3d_border; k++) {
+    if (st == PV_OK && D->F->pm3d_border)
+        st = pv_scene_outline(D->ctx, D->F, D->r, nv, x, y, d, wz, order);
+    return st;
+}
+
+pv_status pv_scene_outline(pv_ctx *ctx, const pv_scene_frame *F, pv_raster *r, int nv,
+                           const float *x, const float *y, const float *d, const double *wz,
+                           uint64_t order)
+{
+    pv_status st = PV_OK;
+    for (int k = 0; k < nv && st == PV_OK; k++) {
         int j = (k + 1) % nv;
+        /* drawn on the surface: a small bias towards the viewer wins the depth test */
         pv_raster_line l = {x[k], y[k], d[k] - 1e-5f, x[j], y[j], d[j] - 1e-5f,
-                            (float)D->F->border_width, D->F->border_color, order};
-        st = pv_raster_add_line_cut(D->ctx, D->r, &l, wz[k], wz[j]);
+                            (float)F->border_width, F->border_color, order};
+        st = wz ? pv_raster_add_line_cut(ctx, r, &l, wz[k], wz[j])
+                : pv_raster_add_lines(ctx, r, &l, 1);
     }
     return st;
 }
@@ -101,6 +104,6 @@ static pv_status add_quad(void *ud, const pv_scene_quad *q)
 pv_status pv_scene_draw_pm3d(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                              pv_raster *r)
 {
-    pm3d_draw D = {ctx, F, F->view, F->light, r, PV_SCENE_ORDER(e->number, 0)};
+    pm3d_draw D = {ctx, F, F->view, r, PV_SCENE_ORDER(e->number, 0)};
     return pv_scene_pm3d_quads(F, e, add_quad, &D);
 }

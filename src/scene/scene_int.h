@@ -12,4 +12,16 @@
 uint32_t pv_scene_marker(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e, int pt,
                          double ps, pv_raster *r);
 
+/* c shaded by `set pm3d lighting` (F->light; c itself when it is off) for a polygon whose
+ * vertices v[0..nv) are in the coordinates gnuplot lights that kind by: view coordinates
+ * for isosurface facets, user coordinates for pm3d quads (GP-7.6). Alpha is kept. */
+pv_rgba8 pv_scene_lit(const pv_scene_frame *F, pv_rgba8 c, const double (*v)[3], int nv);
+
+/* `set pm3d border`: the outline of a projected polygon (canvas x, y, depth), drawn on it
+ * with a small depth bias towards the viewer, with F's border colour and width; cut at
+ * the slab planes like the polygon when wz (world z of the vertices) is given. */
+pv_status pv_scene_outline(pv_ctx *ctx, const pv_scene_frame *F, pv_raster *r, int nv,
+                           const float *x, const float *y, const float *d, const double *wz,
+                           uint64_t order);
+
 #endif
