@@ -7,7 +7,7 @@
 PV_BUILD_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin
     libhdf5-openmpi-dev hdf5-tools libpng-dev libcairo2-dev fonts-dejavu-core)
 # Oracles and checkers used by the test suite.
-PV_TEST_PACKAGES=(gnuplot-nox python3 python3-numpy python3-h5py python3-pil
+PV_TEST_PACKAGES=(gnuplot-nox gnuplot-doc python3 python3-numpy python3-h5py python3-pil
     paraview python3-paraview xvfb xauth
     slurmctld slurmd slurm-client munge libpmix-dev)
 

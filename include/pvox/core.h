@@ -66,6 +66,8 @@ typedef struct pv_options {
     const char *resume;      /* --resume FILE: replay the script from this checkpoint */
     long batch_triangles;    /* --batch-triangles N: triangles a rank rasterises at once
                                 before compositing them and going on (0 = default) */
+    bool check_only;         /* --check: check every statement's syntax, report all errors,
+                                run nothing */
 } pv_options;
 
 typedef struct pv_ctx {

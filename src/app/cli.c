@@ -173,6 +173,8 @@ static bool flag(pv_cli *cli, const char *a, bool *progress_set)
     } else if (!strcmp(a, "--progress")) {
         cli->opt.progress = true;
         *progress_set = true;
+    } else if (!strcmp(a, "--check")) {
+        cli->opt.check_only = true;
     } else if (!strcmp(a, "--no-progress")) {
         cli->opt.progress = false;
         *progress_set = true;
@@ -276,6 +278,8 @@ void pv_cli_print_help(FILE *f)
           "  --progress           progress bars on stderr (default when stderr is a terminal)\n"
           "  --no-progress        no progress bars\n"
           "  -q, --quiet          no progress bars and no informational log lines\n"
+          "  --check              check the syntax of every statement, report every error\n"
+          "                       and run nothing (exit 1 if any)\n"
           "  -v, --verbose        info log lines (timings, rates, grid checksums)\n"
           "  -vv, --debug         debug log lines as well\n"
           "  --log-all-ranks      log lines from every rank, not only rank 0\n"

@@ -48,6 +48,7 @@ struct pv_interp {
     pv_flow flow;            /* pending break/continue */
     int loop_depth;          /* nested loops being run */
     int depth;               /* nested sources (load/call/eval/macro) */
+    long check_errors;       /* --check: syntax errors reported so far */
     int run_depth;           /* nested pv_interp_run_* calls (the notice is top level) */
     int call_depth;          /* nested `call`s being run */
     int file_depth;          /* nested `load`/`call` files being run */

@@ -306,6 +306,13 @@ static pv_status run_range(pv_interp *I, const pv_toklist *tl, size_t lo, size_t
         if (tok_is_op(t, "}")) return tok_error(I, tl, p, "unexpected '}'");
         size_t next = p + 1;
         pv_status st = run_stmt(I, tl, p, hi, exec, &next);
+        if (st != PV_OK && !exec && I->ctx->opt.check_only && st != PV_ENOMEM) {
+            /* --check: report this error, go on with the next statement */
+            pv_err_print(I->ctx);
+            pv_err_clear(I->ctx);
+            I->check_errors++;
+            st = PV_OK;
+        }
         if (st != PV_OK) return st;
         if (exec && I->flow != PV_FLOW_NONE) return PV_OK;
         p = next > p ? next : p + 1;
@@ -325,7 +332,11 @@ pv_status pv_exec_source(pv_interp *I, pv_source *src)
     if (st == PV_OK) {
         I->depth++;
         st = run_range(I, &tl, 0, tl.ntok, false);
-        if (st == PV_OK) st = run_range(I, &tl, 0, tl.ntok, true);
+        if (st == PV_OK && I->ctx->opt.check_only && I->check_errors > 0)
+            st = pv_err(I->ctx, PV_ESYNTAX, "%ld syntax error%s", I->check_errors,
+                        I->check_errors == 1 ? "" : "s");
+        else if (st == PV_OK && !I->ctx->opt.check_only)
+            st = run_range(I, &tl, 0, tl.ntok, true);
         I->depth--;
         if (I->depth == 0) I->flow = PV_FLOW_NONE;
     }
