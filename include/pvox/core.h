@@ -19,7 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define PV_VERSION_STRING "0.2.0"
+#define PV_VERSION_STRING "0.3.0"
+#define PV_VERSION_MAJOR_MINOR "0.3" /* as pvox names itself in messages */
 
 #if defined(__GNUC__)
 #define PV_PRINTF(a, b) __attribute__((format(printf, a, b)))

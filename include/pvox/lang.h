@@ -202,6 +202,10 @@ void pv_env_set_seed(pv_env *env, const int32_t seed[2]);
  * no variable, datablock or array has the name. */
 void pv_env_set_exists_hook(pv_env *env, bool (*hook)(void *ud, const char *name), void *ud);
 
+/* gnuplot time (seconds since 1970 UTC) formatted with a strftime() format: C's codes plus
+ * %s, %.nS, %tH/%tM/%tS. Returns a malloc'd string, NULL when out of memory. */
+char *pv_time_format(const char *fmt, double t);
+
 /* Register an external builtin function (nargs = -1 for variadic). */
 pv_status pv_env_register_builtin(pv_env *env, const char *name, int nargs, pv_builtin_fn fn,
                                   void *userdata);

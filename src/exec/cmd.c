@@ -295,15 +295,19 @@ static pv_status unset_body(pv_interp *I, pv_cursor *c, bool exec, void *ud)
 static pv_status cmd_set(pv_interp *I, pv_cursor *c, bool exec)
 {
     pv_cur_next(c);
-    if (pv_cur_accept_word(c, "for")) return pv_exec_iterate(I, c, exec, set_body, NULL);
-    return set_body(I, c, exec, NULL);
+    pv_status st = pv_cur_accept_word(c, "for") ? pv_exec_iterate(I, c, exec, set_body, NULL)
+                                                : set_body(I, c, exec, NULL);
+    if (st == PV_OK && exec) pv_gpval_settings(I);
+    return st;
 }
 
 static pv_status cmd_unset(pv_interp *I, pv_cursor *c, bool exec)
 {
     pv_cur_next(c);
-    if (pv_cur_accept_word(c, "for")) return pv_exec_iterate(I, c, exec, unset_body, NULL);
-    return unset_body(I, c, exec, NULL);
+    pv_status st = pv_cur_accept_word(c, "for") ? pv_exec_iterate(I, c, exec, unset_body, NULL)
+                                                : unset_body(I, c, exec, NULL);
+    if (st == PV_OK && exec) pv_gpval_settings(I);
+    return st;
 }
 
 static pv_status cmd_show(pv_interp *I, pv_cursor *c, bool exec)
@@ -376,6 +380,13 @@ static const pv_cmd cmds[] = {
     {"vfill", cmd_vfill, PV_CK_CHANGE_SAVE},    {"vgfill", cmd_vgfill, PV_CK_CHANGE_SAVE},
     {"vclear", cmd_vclear, PV_CK_CHANGE_SAVE},  {"vsave", pv_cmd_vsave, PV_CK_NONE},
     {"vload", pv_cmd_vload, PV_CK_CHANGE_SAVE},
+    {"f$it", pv_cmd_fit, PV_CK_NONE},           {"up$date", pv_cmd_update, PV_CK_NONE},
+    {"test", pv_cmd_test, PV_CK_NONE},          {"sy$stem", pv_cmd_system, PV_CK_NONE},
+    {"ref$resh", pv_cmd_interactive, PV_CK_NONE}, {"bind", pv_cmd_interactive, PV_CK_NONE},
+    {"hi$story", pv_cmd_interactive, PV_CK_NONE}, {"low$er", pv_cmd_interactive, PV_CK_NONE},
+    {"ra$ise", pv_cmd_interactive, PV_CK_NONE}, {"toggle", pv_cmd_interactive, PV_CK_NONE},
+    {"h$elp", pv_cmd_interactive, PV_CK_NONE},  {"she$ll", pv_cmd_interactive, PV_CK_NONE},
+    {"rer$ead", pv_cmd_interactive, PV_CK_NONE}, {"sa$ve", pv_cmd_interactive, PV_CK_NONE},
 };
 
 /* set/unset: the grid words are grid changes. `set for [...] vgrid` counts as one change

@@ -61,6 +61,8 @@ pv_status pv_cmd_reset(pv_interp *I, pv_cursor *c, bool exec)
         pv_env_set_angles_degrees(I->env, false);
         pv_settings_reset_all(I->set);
         pv_gridset_reset(I);
+        pv_gpval_init(I);
+        pv_hostfn_register(I);
         return PV_OK;
     }
     if (pv_cur_accept_word(c, "err$ors") || pv_cur_accept_word(c, "bind"))
@@ -69,6 +71,7 @@ pv_status pv_cmd_reset(pv_interp *I, pv_cursor *c, bool exec)
     if (st == PV_OK && exec) {
         pv_settings_reset(I->set);
         pv_env_set_angles_degrees(I->env, false); /* `reset` includes `set angles radians` */
+        pv_gpval_settings(I);
     }
     return st;
 }
@@ -104,7 +107,10 @@ pv_status pv_cmd_undefine(pv_interp *I, pv_cursor *c, bool exec)
     while (!pv_cur_at_end(c)) {
         const pv_token *t = pv_cur_peek(c);
         if (t->kind == PV_TK_DOLLAR) {
-            if (exec && !pv_gridset_undefine(I, t->sval)) pv_env_remove_datablock(I->env, t->sval);
+            /* `undefine $*` (gnuplot 5.4): every datablock; `$name*` is an error there */
+            if (exec && !strcmp(t->sval, "$*")) pv_env_remove_datablock(I->env, "$*");
+            else if (exec && !pv_gridset_undefine(I, t->sval))
+                pv_env_remove_datablock(I->env, t->sval);
             pv_cur_next(c);
             continue;
         }

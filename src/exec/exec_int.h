@@ -48,6 +48,8 @@ struct pv_interp {
     pv_flow flow;            /* pending break/continue */
     int loop_depth;          /* nested loops being run */
     int depth;               /* nested sources (load/call/eval/macro) */
+    double last_cb[2];       /* the colour range of the last frame (palette(z)) */
+    bool have_last_cb;
     long check_errors;       /* --check: syntax errors reported so far */
     int run_depth;           /* nested pv_interp_run_* calls (the notice is top level) */
     int call_depth;          /* nested `call`s being run */
@@ -80,6 +82,27 @@ struct pv_interp {
 #define PV_MAX_SOURCE_DEPTH 64
 
 typedef pv_status (*pv_cmd_fn)(pv_interp *I, pv_cursor *c, bool exec);
+
+/* ---- cmd_other.c: commands read but not carried out, and `system` ------------------- */
+pv_status pv_cmd_fit(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_update(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_test(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_interactive(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_system(pv_interp *I, pv_cursor *c, bool exec);
+
+/* ---- hostfn.c: palette(), system(), time() -------------------------------------------- */
+void pv_hostfn_register(pv_interp *I);
+
+/* ---- gpval.c: the GPVAL_* variables -------------------------------------------------- */
+
+/* All of them, at interpreter start and after `reset session`. */
+void pv_gpval_init(pv_interp *I);
+/* Terminal, output, view: after every set/unset/reset. */
+void pv_gpval_settings(pv_interp *I);
+/* After a frame: GPVAL_LAST_PLOT (`cmd`, may be NULL), GPVAL_PLOT/SPLOT and the x, y, z, cb
+ * ranges the frame used (min/max NULL: the ranges as set). */
+void pv_gpval_frame(pv_interp *I, const char *cmd, bool is_splot, const double min[4],
+                    const double max[4]);
 
 /* ---- interp.c ------------------------------------------------------------------------ */
 

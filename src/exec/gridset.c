@@ -162,6 +162,8 @@ static bool grow_batch(pv_interp *I, pv_gridset *gs)
     return true;
 }
 
+bool pv_gridset_filling(const pv_interp *I) { return I->grids && ((const pv_gridset *)I->grids)->filling; }
+
 static pv_status builtin_voxel(pv_env *env, void *ud, const pv_value *args, int nargs,
                                pv_value *out)
 {

@@ -19,6 +19,8 @@ void pv_gridset_reset(pv_interp *I);
 /* `undefine $name`, `unset vgrid`: destroy that grid and drop it from the table (if it
  * was active, none is then); true if it existed. */
 bool pv_gridset_undefine(pv_interp *I, const char *name);
+/* A fill kernel is running (expressions are evaluated per voxel, no collectives). */
+bool pv_gridset_filling(const pv_interp *I);
 /* The grid named `name`, or NULL. */
 pv_grid *pv_gridset_find(pv_interp *I, const char *name);
 /* Grids in creation order: count and k-th. */

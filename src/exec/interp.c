@@ -106,9 +106,12 @@ static pv_status block_at(pv_interp *I, pv_cursor *c, bool run, bool check)
     return st;
 }
 
+/* The body of `do for [..]`: the block, or a further `for [..]` (gnuplot nests them:
+ * `do for [i=1:3] for [j=i:3] { }`; the inner header is read again in every outer
+ * iteration, so its bounds may use the outer variable). */
 static pv_status do_body(pv_interp *I, pv_cursor *c, bool exec, void *ud)
 {
-    (void)ud;
+    if (pv_cur_accept_word(c, "for")) return pv_exec_iterate(I, c, exec, do_body, ud);
     return block_at(I, c, exec, !exec);
 }
 
@@ -378,6 +381,8 @@ pv_interp *pv_interp_create(pv_ctx *ctx)
         return NULL;
     }
     define_call_args(I);
+    pv_gpval_init(I);
+    pv_hostfn_register(I);
     return I;
 }
 

@@ -459,6 +459,12 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     }
     frame_ranges fr;
     compute_ranges(I, e, n, &fr);
+    {
+        size_t end = c->end > 0 ? c->tl->tok[c->end - 1].end : off;
+        char *cmd = end > off ? strndup(c->tl->src->text + off, end - off) : NULL;
+        pv_gpval_frame(I, cmd, true, fr.min, fr.max);
+        free(cmd);
+    }
     pv_scene_colors C;
     memset(&C, 0, sizeof C);
     pv_scene_palette(&I->set->palette, &C.pal);

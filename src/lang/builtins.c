@@ -90,6 +90,12 @@ static const pv_builtin_desc table[B_COUNT] = {
     [B_TMYEAR] = {"tm_year", 1, BF_PURE, bi_tm},
     [B_TMWDAY] = {"tm_wday", 1, BF_PURE, bi_tm},
     [B_TMYDAY] = {"tm_yday", 1, BF_PURE, bi_tm},
+    [B_EXIST] = {"exist", 1, BF_ENV, bi_exists}, /* deprecated spelling gnuplot 5.4 keeps */
+    [B_STRFTIME] = {"strftime", 2, BF_PURE, pv_bi_strftime},
+    [B_STRPTIME] = {"strptime", 2, BF_PURE, pv_bi_strptime},
+    [B_WEEKDATE_ISO] = {"weekdate_iso", 3, BF_PURE, pv_bi_weekdate},
+    [B_WEEKDATE_CDC] = {"weekdate_cdc", 3, BF_PURE, pv_bi_weekdate},
+    [B_AIRY] = {"airy", 1, BF_PURE, pv_bi_airy},
 };
 
 int pv_builtin_lookup(const char *name)

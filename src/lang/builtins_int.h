@@ -24,7 +24,8 @@ enum {
     B_SPRINTF, B_GPRINTF, B_STRLEN, B_SUBSTR, B_STRSTRT, B_WORD, B_WORDS, B_EXISTS,
     B_VALUE, B_COLUMN, B_STRINGCOLUMN, B_STRCOL, B_VALID, B_IGAMMA, B_IBETA, B_LAMBERTW,
     B_ELLK, B_ELLE, B_TRIM, B_HSV2RGB, B_BESI0, B_BESI1, B_BESJN, B_BESYN, B_EXPINT, B_VOIGT, B_ELLPI,
-    B_TMSEC, B_TMMIN, B_TMHOUR, B_TMMDAY, B_TMMON, B_TMYEAR, B_TMWDAY, B_TMYDAY, B_COUNT
+    B_TMSEC, B_TMMIN, B_TMHOUR, B_TMMDAY, B_TMMON, B_TMYEAR, B_TMWDAY, B_TMYDAY,
+    B_EXIST, B_STRFTIME, B_STRPTIME, B_WEEKDATE_ISO, B_WEEKDATE_CDC, B_AIRY, B_COUNT
 };
 /* Angle conversions for `set angles degrees`. */
 #define DEG2RAD (PV_PI / 180.0)
@@ -74,6 +75,11 @@ static inline int64_t pv_barg_int(const pv_value *v)
 /* ---- families ---------------------------------------------------------------------------
  * Each evaluates the builtins of its family (pv_builtin_impl: the id says which one). */
 
+/* builtins_time.c */
+void pv_bi_strftime(PV_BI_ARGS);
+void pv_bi_strptime(PV_BI_ARGS);
+void pv_bi_weekdate(PV_BI_ARGS);   /* weekdate_iso, weekdate_cdc */
+
 /* builtins_math.c */
 void pv_bi_real1(PV_BI_ARGS);      /* sqrt .. invnorm: real form, else complex */
 void pv_bi_abs(PV_BI_ARGS);
@@ -83,6 +89,7 @@ void pv_bi_parts(PV_BI_ARGS);      /* real, imag, arg */
 void pv_bi_atan2(PV_BI_ARGS);
 void pv_bi_special(PV_BI_ARGS);    /* igamma, ibeta, lambertw, EllipticK, EllipticE */
 void pv_bi_special2(PV_BI_ARGS);   /* voigt, EllipticPi */
+void pv_bi_airy(PV_BI_ARGS);
 void pv_bi_bessel(PV_BI_ARGS);     /* besi0, besi1, besjn, besyn, expint */
 /* builtins_string.c */
 void pv_bi_sprintf(PV_BI_ARGS);

@@ -346,7 +346,17 @@ pv_status pv_env_define_func(pv_env *env, const char *name, int nparams, char **
     void *old;
     if (pv_hash_put(&env->funcs, name, f, &old) != PV_OK) goto oom;
     free_func(old);
-    return PV_OK;
+    /* gnuplot keeps each definition's text in GPFUN_<name> */
+    size_t nl = strlen(name);
+    char *var = malloc(nl + 7);
+    if (!var) return pv_err(env->ctx, PV_ENOMEM, "out of memory");
+    memcpy(var, "GPFUN_", 6);
+    memcpy(var + 6, name, nl + 1);
+    pv_value tv = pv_str(f->text);
+    pv_status st = tv.s ? pv_env_set(env, var, &tv) : pv_err(env->ctx, PV_ENOMEM, "out of memory");
+    pv_value_free(&tv);
+    free(var);
+    return st;
 oom:
     if (f) free_func(f);
     else {
@@ -388,9 +398,24 @@ char **pv_env_get_datablock(const pv_env *env, const char *name, size_t *nlines)
 
 bool pv_env_remove_datablock(pv_env *env, const char *name)
 {
-    pv_dblock *b = pv_hash_del(&env->blocks, name);
-    free_block(b);
-    return b != NULL;
+    size_t nl = strlen(name);
+    if (nl == 0 || name[nl - 1] != '*') {
+        pv_dblock *b = pv_hash_del(&env->blocks, name);
+        free_block(b);
+        return b != NULL;
+    }
+    bool any = false; /* `$*`: every datablock (a trailing `*` is a prefix wildcard) */
+    for (size_t i = 0; i < env->blocks.cap; i++) {
+        pv_hent *e = &env->blocks.e[i];
+        if (!e->key || e->key == TOMB || strncmp(e->key, name, nl - 1) != 0) continue;
+        free_block(e->val);
+        free(e->key);
+        e->key = TOMB;
+        e->val = NULL;
+        env->blocks.n--;
+        any = true;
+    }
+    return any;
 }
 
 void pv_env_get_seed(const pv_env *env, int32_t seed[2])

@@ -307,7 +307,8 @@ static pv_status lex_one(lexer *L)
             L->pos = p + 1;
             return PV_OK;
         }
-        if (!is_name_start(t[p])) return lex_error(L, s, "unexpected or unrecognized token");
+        if (c == '$' && t[p] == '*') p++; /* `undefine $*`: every datablock */
+        else if (!is_name_start(t[p])) return lex_error(L, s, "unexpected or unrecognized token");
         while (is_name_char(t[p])) p++;
         pv_token *k = push(L, c == '$' ? PV_TK_DOLLAR : PV_TK_MACRO, s, p);
         if (!k) return PV_ENOMEM;

@@ -1,0 +1,140 @@
+/*
+ * exec/hostfn.c: builtin functions that need the interpreter rather than the expression
+ * alone: palette(z) (the current palette and colour range), system("cmd") and time(x).
+ *
+ * SPMD: every rank evaluates the same expressions, so anything that may differ between
+ * ranks (a shell command's output, the clock) is taken on rank 0 and broadcast; every rank
+ * then computes the same value and the control flow stays identical. Such a function is
+ * an error inside a `vfill` value expression, whose evaluation runs on each rank's own
+ * voxels (a broadcast there would wait forever).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "exec_int.h"
+#include "gridset.h"
+
+#include "pvox/scene.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+/* The colour range palette(z) maps through: the explicit cbrange, else the last frame's,
+ * else gnuplot's untouched axis [-10:10]. */
+static void cb_range(const pv_interp *I, double *lo, double *hi)
+{
+    const pv_range *r = &I->set->range[PV_AX_CB];
+    *lo = I->have_last_cb ? I->last_cb[0] : -10;
+    *hi = I->have_last_cb ? I->last_cb[1] : 10;
+    if (!r->auto_min) *lo = r->min;
+    if (!r->auto_max) *hi = r->max;
+}
+
+static pv_status fn_palette(pv_env *env, void *ud, const pv_value *args, int nargs,
+                            pv_value *out)
+{
+    pv_interp *I = ud;
+    (void)env, (void)nargs;
+    if (args[0].type == PV_V_STR || args[0].type == PV_V_UNDEF)
+        return pv_err(I->ctx, PV_ESCRIPT,
+                      "non-numeric string found where a numeric expression was expected");
+    double lo, hi;
+    cb_range(I, &lo, &hi);
+    pv_pal pal;
+    pv_scene_palette(&I->set->palette, &pal);
+    double z = pv_value_real(&args[0]);
+    if (!(lo < hi)) { /* a reversed or empty range: gnuplot maps through its ends sorted */
+        double t = lo;
+        lo = fmin(t, hi), hi = fmax(t, hi);
+        if (!(lo < hi)) hi = lo + 1;
+    }
+    *out = pv_int((int64_t)pv_pal_color(&pal, z, lo, hi));
+    return PV_OK;
+}
+
+static pv_status in_fill_error(pv_interp *I, const char *name)
+{
+    return pv_err(I->ctx, PV_ESCRIPT, "%s() cannot be used in a vfill expression (its value "
+                  "is taken on rank 0; compute it before the vfill)", name);
+}
+
+/* system("cmd"): rank 0 runs the command through the shell; its standard output, without
+ * the final newline (as gnuplot), is every rank's value. */
+static pv_status fn_system(pv_env *env, void *ud, const pv_value *args, int nargs,
+                           pv_value *out)
+{
+    pv_interp *I = ud;
+    (void)env, (void)nargs;
+    if (pv_gridset_filling(I)) return in_fill_error(I, "system");
+    if (args[0].type != PV_V_STR)
+        return pv_err(I->ctx, PV_ESCRIPT, "non-string argument to system()");
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    pv_status st = PV_OK;
+    if (I->ctx->rank == 0) {
+        fflush(stdout);
+        FILE *p = popen(args[0].s, "r");
+        if (!p) {
+            st = pv_err(I->ctx, PV_EIO, "system(): cannot run '%s'", args[0].s);
+        } else {
+            char buf[4096];
+            size_t got;
+            while ((got = fread(buf, 1, sizeof buf, p)) > 0) {
+                if (len + got + 1 > cap) {
+                    size_t nc = (len + got + 1) * 2;
+                    char *nt = realloc(text, nc);
+                    if (!nt) {
+                        st = pv_err(I->ctx, PV_ENOMEM, "out of memory");
+                        break;
+                    }
+                    text = nt, cap = nc;
+                }
+                memcpy(text + len, buf, got);
+                len += got;
+            }
+            pclose(p);
+            if (len > 0 && text[len - 1] == '\n') len--;
+            if (text) text[len] = '\0';
+        }
+    }
+    st = pv_status_agree(I->ctx, st);
+    if (st == PV_OK) st = pv_bcast_bytes(I->ctx, &text, &len);
+    if (st == PV_OK) *out = pv_str(text ? text : "");
+    free(text);
+    return st;
+}
+
+/* time(0) integer seconds, time(0.0) real seconds, time("format") the formatted time. */
+static pv_status fn_time(pv_env *env, void *ud, const pv_value *args, int nargs,
+                         pv_value *out)
+{
+    pv_interp *I = ud;
+    (void)env, (void)nargs;
+    if (pv_gridset_filling(I)) return in_fill_error(I, "time");
+    double now = 0;
+    if (I->ctx->rank == 0) {
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        now = (double)tv.tv_sec + tv.tv_usec * 1e-6;
+    }
+    if (MPI_Bcast(&now, 1, MPI_DOUBLE, 0, I->ctx->comm) != MPI_SUCCESS)
+        return pv_err(I->ctx, PV_EMPI, "MPI_Bcast of the time failed");
+    if (args[0].type == PV_V_STR) {
+        char *s = pv_time_format(args[0].s, floor(now));
+        if (!s) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+        *out = pv_str(s);
+        free(s);
+        return PV_OK;
+    }
+    if (args[0].type == PV_V_INT) *out = pv_int((int64_t)floor(now));
+    else *out = pv_real(now);
+    return PV_OK;
+}
+
+void pv_hostfn_register(pv_interp *I)
+{
+    pv_env_register_builtin(I->env, "palette", 1, fn_palette, I);
+    pv_env_register_builtin(I->env, "system", 1, fn_system, I);
+    pv_env_register_builtin(I->env, "time", 1, fn_time, I);
+}
