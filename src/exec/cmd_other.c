@@ -5,7 +5,8 @@
  *   fit        parsed whole (ranges, the function, the data source and its modifiers, the
  *              error columns, `via` names or a parameter file); not carried out: the
  *              parameters keep their values, an undefined one is created with 1.0 (the
- *              value gnuplot starts from) and `via "file"` loads the file's starting values
+ *              value gnuplot starts from), `via "file"` loads the file's starting values;
+ *              FIT_CONVERGED = 0 and NaN errors (`<name>_err`, FIT_WSSR, ...) say so
  *   update     parsed (file names), nothing written
  *   test       `test`, `test terminal`, `test palette`: no picture
  *   refresh, bind, history, lower, raise, toggle, help, shell, reread, save: interactive
@@ -15,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,20 +42,45 @@ static pv_status skip_ranges(pv_cursor *c)
     return PV_OK;
 }
 
-/* The parameters after `via`: names separated by commas; undefined ones become 1.0. */
+static pv_status set_real(pv_interp *I, const char *name, double x)
+{
+    pv_value v = pv_real(x);
+    return pv_env_set(I->env, name, &v);
+}
+
+/* The parameters after `via`: names separated by commas; undefined ones become 1.0, and
+ * each gets the `<name>_err` variable `set fit errorvariables` asks for: NaN, since no
+ * fit ran. */
 static pv_status via_names(pv_interp *I, pv_cursor *c, bool exec)
 {
     do {
         const pv_token *t = pv_cur_peek(c);
         if (t->kind != PV_TK_NAME) return pv_cur_error(c, PV_ESYNTAX, "no parameter specified");
-        if (exec && !pv_env_get(I->env, t->sval)) {
-            pv_value one = pv_real(1.0);
-            pv_status st = pv_env_set(I->env, t->sval, &one);
+        if (exec) {
+            pv_status st = PV_OK;
+            if (!pv_env_get(I->env, t->sval)) st = set_real(I, t->sval, 1.0);
+            char err[256];
+            snprintf(err, sizeof err, "%s_err", t->sval);
+            if (st == PV_OK) st = set_real(I, err, NAN);
             if (st != PV_OK) return st;
         }
         pv_cur_next(c);
     } while (pv_cur_accept_op(c, ","));
     return PV_OK;
+}
+
+/* The FIT_* results gnuplot defines after a fit, saying no fit ran: not converged, no
+ * iteration, unknown residuals. */
+static pv_status fit_results(pv_interp *I)
+{
+    pv_value zero = pv_int(0);
+    pv_status st = pv_env_set(I->env, "FIT_CONVERGED", &zero);
+    if (st == PV_OK) st = pv_env_set(I->env, "FIT_NITER", &zero);
+    if (st == PV_OK) st = pv_env_set(I->env, "FIT_NDF", &zero);
+    if (st == PV_OK) st = set_real(I, "FIT_WSSR", NAN);
+    if (st == PV_OK) st = set_real(I, "FIT_STDFIT", NAN);
+    if (st == PV_OK) st = set_real(I, "FIT_P", NAN);
+    return st;
 }
 
 /* `via "file"`: the file holds `name = value {# FIXED}` lines: run them as a script. */
@@ -109,6 +136,7 @@ pv_status pv_cmd_fit(pv_interp *I, pv_cursor *c, bool exec)
         if (st == PV_OK && exec) st = via_file(I, c, foff, path);
         free(path);
     }
+    if (st == PV_OK && exec) st = fit_results(I);
     if (st == PV_OK && exec)
         warn_once(I, c, off, "`fit` is not carried out by pvox " PV_VERSION_MAJOR_MINOR
                              ": the parameters keep their starting values");

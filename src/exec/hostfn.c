@@ -20,15 +20,12 @@
 #include <string.h>
 #include <sys/time.h>
 
-/* The colour range palette(z) maps through: the explicit cbrange, else the last frame's,
- * else gnuplot's untouched axis [-10:10]. */
+/* The colour range palette(z) maps through, as gnuplot: the last frame's (a `set cbrange`
+ * counts from the next plot on), else the untouched axis [-10:10]. */
 static void cb_range(const pv_interp *I, double *lo, double *hi)
 {
-    const pv_range *r = &I->set->range[PV_AX_CB];
     *lo = I->have_last_cb ? I->last_cb[0] : -10;
     *hi = I->have_last_cb ? I->last_cb[1] : 10;
-    if (!r->auto_min) *lo = r->min;
-    if (!r->auto_max) *hi = r->max;
 }
 
 static pv_status fn_palette(pv_env *env, void *ud, const pv_value *args, int nargs,
