@@ -380,6 +380,7 @@ static const pv_cmd cmds[] = {
     {"vfill", cmd_vfill, PV_CK_CHANGE_SAVE},    {"vgfill", cmd_vgfill, PV_CK_CHANGE_SAVE},
     {"vclear", cmd_vclear, PV_CK_CHANGE_SAVE},  {"vsave", pv_cmd_vsave, PV_CK_NONE},
     {"vload", pv_cmd_vload, PV_CK_CHANGE_SAVE},
+    {"stat$s", pv_cmd_stats, PV_CK_NONE},
     {"f$it", pv_cmd_fit, PV_CK_NONE},           {"up$date", pv_cmd_update, PV_CK_NONE},
     {"test", pv_cmd_test, PV_CK_NONE},          {"sy$stem", pv_cmd_system, PV_CK_NONE},
     {"ref$resh", pv_cmd_interactive, PV_CK_NONE}, {"bind", pv_cmd_interactive, PV_CK_NONE},

@@ -108,7 +108,7 @@ pv_status pv_cmd_fit(pv_interp *I, pv_cursor *c, bool exec)
     if (st == PV_OK) st = pv_exec_expr(I, c, false, &v); /* the function: parsed only */
     pv_value_free(&v);
     pv_data_spec ds;
-    memset(&ds, 0, sizeof ds);
+    pv_data_spec_init(&ds);
     if (st == PV_OK) st = pv_data_spec_parse(c, I->env, false, &ds);
     pv_data_spec_fini(&ds);
     if (st != PV_OK) return st;

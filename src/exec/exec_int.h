@@ -89,6 +89,8 @@ pv_status pv_cmd_update(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_test(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_interactive(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_system(pv_interp *I, pv_cursor *c, bool exec);
+/* cmd_stats.c */
+pv_status pv_cmd_stats(pv_interp *I, pv_cursor *c, bool exec);
 
 /* ---- hostfn.c: palette(), system(), time() -------------------------------------------- */
 void pv_hostfn_register(pv_interp *I);
@@ -123,6 +125,9 @@ bool pv_exec_axis_fixed_range(pv_interp *I, int axis, double *lo, double *hi);
 /* Sampling for '+' / '++' from the settings (samples, isosamples, hidden3d, u/v ranges,
  * DEC-4: u/v follow fixed x/y ranges unless set urange/vrange was given). */
 void pv_exec_sampling(pv_interp *I, const pv_data_spec *ds, pv_sampling *out);
+/* The reader options `set datafile` gives (separator, missing, comments, dummies); sep is
+ * the caller's storage for the separator string. */
+void pv_exec_data_opts(pv_interp *I, pv_data_opts *o, char sep[2]);
 /* Compile an expression given as text (e.g. "$4"). NULL with an error recorded on failure.
  * The caller destroys the code; the text's source lives as long as the interpreter. */
 pv_code *pv_exec_compile_text(pv_interp *I, const char *text);

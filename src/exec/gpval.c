@@ -5,7 +5,7 @@
  * GPVAL_[XYZ]_MIN/MAX of the last plot.
  *
  * GPVAL_VERSION and GPVAL_PATCHLEVEL name the gnuplot release whose language pvox speaks
- * (5.4 patchlevel 4); PVOX_VERSION names pvox. GPVAL_TERMINALS lists what `set term`
+ * (5.4 patchlevel 4); GPVAL_PVOX_VERSION names pvox. GPVAL_TERMINALS lists what `set term`
  * accepts, GPVAL_COMPILE_OPTIONS what pvox has (no readline, no libcerf, ...).
  *
  * Three moments set them: interpreter start (pv_gpval_init), after every `set`/`unset`/
@@ -102,7 +102,7 @@ void pv_gpval_init(pv_interp *I)
 {
     set_real(I, "GPVAL_VERSION", 5.4);
     set_str(I, "GPVAL_PATCHLEVEL", "4");
-    set_str(I, "PVOX_VERSION", PV_VERSION_STRING);
+    set_str(I, "GPVAL_PVOX_VERSION", PV_VERSION_STRING);
     set_str(I, "GPVAL_COMPILE_OPTIONS",
             "    -READLINE  -LIBEDITLINE  -HISTORY  \n    +OBJECTS  +STATS -EXTERNAL_FUNCTIONS \n"
             "    -GD_PNG  -LIBCERF  -ANIMATION  +PVOX  +MPI  +OPENMP  +HDF5  \n");

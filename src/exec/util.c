@@ -312,6 +312,18 @@ pv_code *pv_exec_compile_text(pv_interp *I, const char *text)
     return code;
 }
 
+void pv_exec_data_opts(pv_interp *I, pv_data_opts *o, char sep[2])
+{
+    const pv_settings *s = I->set;
+    memset(o, 0, sizeof *o);
+    sep[0] = s->datafile.separator, sep[1] = '\0';
+    o->separator = sep[0] ? sep : NULL;
+    o->missing = s->datafile.missing;
+    o->commentschars = s->datafile.commentschars;
+    o->dummy[0] = s->dummy[0][0] ? s->dummy[0] : NULL;
+    o->dummy[1] = s->dummy[1][0] ? s->dummy[1] : NULL;
+}
+
 bool pv_plot_first_skip(pv_interp *I, const char *why)
 {
     for (int k = 0; k < I->nskip_warned; k++)
