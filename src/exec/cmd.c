@@ -322,7 +322,9 @@ static pv_status cmd_show(pv_interp *I, pv_cursor *c, bool exec)
     }
     if (pv_cur_accept_word(c, "v$ariables")) {
         const char *prefix = NULL;
-        if (!pv_cur_accept_word(c, "all") && pv_cur_peek(c)->kind == PV_TK_NAME) {
+        if (pv_cur_accept_word(c, "all")) {
+            prefix = "";
+        } else if (pv_cur_peek(c)->kind == PV_TK_NAME) {
             prefix = pv_cur_peek(c)->sval;
             pv_cur_next(c);
         }

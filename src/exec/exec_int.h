@@ -92,8 +92,16 @@ pv_status pv_cmd_system(pv_interp *I, pv_cursor *c, bool exec);
 /* cmd_stats.c */
 pv_status pv_cmd_stats(pv_interp *I, pv_cursor *c, bool exec);
 
+/* ---- backquote.c --------------------------------------------------------------------- */
+/* Collective: replace every `command` of the source's text (outside single quotes and
+ * comments) by its output; *srcp may be replaced by a new source. */
+pv_status pv_exec_backquotes(pv_interp *I, pv_source **srcp);
+
 /* ---- hostfn.c: palette(), system(), time() -------------------------------------------- */
 void pv_hostfn_register(pv_interp *I);
+/* Collective: rank 0 runs `cmd` through the shell; every rank gets its standard output
+ * without the final newline (malloc'd, NUL-terminated). */
+pv_status pv_exec_shell_output(pv_interp *I, const char *cmd, char **out, size_t *outlen);
 
 /* ---- gpval.c: the GPVAL_* variables -------------------------------------------------- */
 

@@ -56,24 +56,16 @@ static pv_status in_fill_error(pv_interp *I, const char *name)
                   "is taken on rank 0; compute it before the vfill)", name);
 }
 
-/* system("cmd"): rank 0 runs the command through the shell; its standard output, without
- * the final newline (as gnuplot), is every rank's value. */
-static pv_status fn_system(pv_env *env, void *ud, const pv_value *args, int nargs,
-                           pv_value *out)
+pv_status pv_exec_shell_output(pv_interp *I, const char *cmd, char **out, size_t *outlen)
 {
-    pv_interp *I = ud;
-    (void)env, (void)nargs;
-    if (pv_gridset_filling(I)) return in_fill_error(I, "system");
-    if (args[0].type != PV_V_STR)
-        return pv_err(I->ctx, PV_ESCRIPT, "non-string argument to system()");
     char *text = NULL;
     size_t len = 0, cap = 0;
     pv_status st = PV_OK;
     if (I->ctx->rank == 0) {
         fflush(stdout);
-        FILE *p = popen(args[0].s, "r");
+        FILE *p = popen(cmd, "r");
         if (!p) {
-            st = pv_err(I->ctx, PV_EIO, "system(): cannot run '%s'", args[0].s);
+            st = pv_err(I->ctx, PV_EIO, "cannot run '%s'", cmd);
         } else {
             char buf[4096];
             size_t got;
@@ -97,7 +89,30 @@ static pv_status fn_system(pv_env *env, void *ud, const pv_value *args, int narg
     }
     st = pv_status_agree(I->ctx, st);
     if (st == PV_OK) st = pv_bcast_bytes(I->ctx, &text, &len);
-    if (st == PV_OK) *out = pv_str(text ? text : "");
+    if (st != PV_OK) {
+        free(text);
+        return st;
+    }
+    if (!text && !(text = calloc(1, 1))) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+    *out = text;
+    *outlen = len;
+    return PV_OK;
+}
+
+/* system("cmd"): rank 0 runs the command through the shell; its standard output, without
+ * the final newline (as gnuplot), is every rank's value. */
+static pv_status fn_system(pv_env *env, void *ud, const pv_value *args, int nargs,
+                           pv_value *out)
+{
+    pv_interp *I = ud;
+    (void)env, (void)nargs;
+    if (pv_gridset_filling(I)) return in_fill_error(I, "system");
+    if (args[0].type != PV_V_STR)
+        return pv_err(I->ctx, PV_ESCRIPT, "non-string argument to system()");
+    char *text = NULL;
+    size_t len = 0;
+    pv_status st = pv_exec_shell_output(I, args[0].s, &text, &len);
+    if (st == PV_OK) *out = pv_str(text);
     free(text);
     return st;
 }

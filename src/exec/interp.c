@@ -331,7 +331,8 @@ pv_status pv_exec_source(pv_interp *I, pv_source *src)
                       PV_MAX_SOURCE_DEPTH);
     }
     pv_toklist tl = {0};
-    pv_status st = pv_lex(I->ctx, src, &tl);
+    pv_status st = pv_exec_backquotes(I, &src); /* `cmd` substitution, as gnuplot reads */
+    if (st == PV_OK) st = pv_lex(I->ctx, src, &tl);
     if (st == PV_OK) {
         I->depth++;
         st = run_range(I, &tl, 0, tl.ntok, false);

@@ -486,12 +486,16 @@ void pv_env_show_variables(pv_env *env, FILE *out, const char *prefix)
     for (size_t i = 0; i < na; i++) v[n + i] = va[i];
     n += na;
     qsort(v, n, sizeof *v, cmp_seq);
+    bool all = prefix && !*prefix; /* `show variables all`: GPVAL_* too */
     if (prefix && *prefix) fprintf(out, "\n\tVariables beginning with %s:\n", prefix);
+    else if (all) fprintf(out, "\n\tAll available variables:\n");
     else fprintf(out, "\n\tUser and default variables:\n");
     size_t pl = prefix ? strlen(prefix) : 0;
     for (size_t i = 0; i < n; i++) {
         if (pl && strncmp(v[i]->key, prefix, pl) != 0) continue;
-        if (!pl && strncmp(v[i]->key, "GPVAL_", 6) == 0) continue;
+        /* gnuplot hides its own GPVAL_* and GPFUN_* unless asked for `all` */
+        if (!pl && !all && (strncmp(v[i]->key, "GPVAL_", 6) == 0 ||
+                            strncmp(v[i]->key, "GPFUN_", 6) == 0)) continue;
         bool is_array = false;
         for (size_t j = 0; j < na; j++) is_array |= va[j] == v[i];
         if (is_array)

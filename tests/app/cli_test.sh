@@ -63,7 +63,8 @@ case $case_name in
 version)
     run "$PVOX" --version
     expect_rc 0
-    [ "$(head -1 <<<"$out")" = "pvox 0.2.0" ] || fail "first line is not 'pvox 0.2.0'"
+    want="pvox ${PV_EXPECT_VERSION:?the project version, from CMake}"
+    [ "$(head -1 <<<"$out")" = "$want" ] || fail "first line is not '$want'"
     expect_err ""
     ;;
 help)

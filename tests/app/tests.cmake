@@ -5,7 +5,7 @@ set(pv_cli_cases version help bad_option bad_option_mpi bad_values good_values m
   fault_injection)
 foreach(c ${pv_cli_cases})
   add_test(NAME app.cli.${c}
-    COMMAND bash ${CMAKE_SOURCE_DIR}/tests/app/cli_test.sh ${c} $<TARGET_FILE:pvox>
+    COMMAND env PV_EXPECT_VERSION=${PROJECT_VERSION} bash ${CMAKE_SOURCE_DIR}/tests/app/cli_test.sh ${c} $<TARGET_FILE:pvox>
             ${MPIEXEC_EXECUTABLE})
   set(procs 1)
   set(labels app)

@@ -10,8 +10,11 @@ themselves). The table lists, per demo, the exit status and the number of pictur
 (non-empty PNG files) of each run and the number of pvox warnings; then the totals.
 
 A demo passes when gnuplot does not run it to the end (exit status != 0), or when pvox
-runs it to the end with exit status 0 at every rank count. Exit status of this script:
-0 all pass, 1 some fail, 77 gnuplot or the demos are missing (a skip).
+runs it to the end with exit status 0 at every rank count. The demos named in the
+--known file (one per line, `#` comments) are those pvox does not yet run to the end:
+their failure is reported as "known", and a known demo that now passes is an error
+too, so the list only ever shrinks. Exit status of this script: 0 all pass, 1 some
+fail, 77 gnuplot or the demos are missing (a skip).
 
   demos.py --pvox build/pvox --mpirun mpirun --ranks 1,2 --work DIR [DEMO ...]
 """
@@ -120,6 +123,8 @@ def main():
     ap.add_argument("--log", default=None, help="write every run's stderr here")
     ap.add_argument("--keep-going", action="store_true",
                     help="do not stop at a missing gnuplot (report only pvox)")
+    ap.add_argument("--known", default=None,
+                    help="file naming the demos pvox does not yet run to the end")
     ap.add_argument("demos", nargs="*")
     a = ap.parse_args()
 
@@ -129,6 +134,12 @@ def main():
         print("gnuplot-doc demos or gnuplot missing (apt-get install gnuplot-doc gnuplot-nox)")
         return 1 if ci else 77
     demos = a.demos or splot_demos(src)
+    known = set()
+    if a.known:
+        for line in open(a.known):
+            line = line.split("#", 1)[0].strip()
+            if line:
+                known.add(line)
     ranks = [int(r) for r in a.ranks.split(",") if r]
     pvox = os.path.abspath(a.pvox)
     os.makedirs(a.work, exist_ok=True)
@@ -166,6 +177,8 @@ def main():
     print("-" * len(head))
     tot = {t: [0, 0] for t in tags}   # runs to the end, pictures
     failed = []
+    fixed = []
+    known_failing = []
     for n in demos:
         cells = []
         for t in tags:
@@ -180,9 +193,15 @@ def main():
         gp_ok = res["gnuplot", n][0] == 0
         bad = [t for t in tags[1:] if res[t, n][0] != 0]
         verdict = "pass" if (not gp_ok or not bad) else "FAIL"
-        if verdict == "FAIL":
+        if verdict == "FAIL" and n in known:
+            known_failing.append(n)
+            verdict = "known  " + first_error(res[bad[0], n][2])
+        elif verdict == "FAIL":
             failed.append(n)
             verdict += "  " + first_error(res[bad[0], n][2])
+        elif n in known and gp_ok:
+            fixed.append(n)
+            verdict = "pass, but listed as known: remove it from the list"
         elif not gp_ok:
             verdict = "pass (gnuplot stops: %s)" % first_error(res["gnuplot", n][2])
         print("%-22s %8s" % (n, cells[0]) + "".join(" %8s" % c for c in cells[1:]) +
@@ -192,11 +211,21 @@ def main():
           "".join(" %8d" % tot[t][0] for t in tags[1:]) + "   of %d demos" % len(demos))
     print("%-22s %8s" % ("pictures", "%d" % tot["gnuplot"][1]) +
           "".join(" %8d" % tot[t][1] for t in tags[1:]))
+    if known_failing:
+        print("known: demos gnuplot runs to the end that pvox does not yet: %d: %s" %
+              (len(known_failing), " ".join(known_failing)))
+    if fixed:
+        print("listed as known but pvox now runs them to the end (shrink the list): %d: %s"
+              % (len(fixed), " ".join(fixed)))
     if failed:
         print("demos gnuplot runs to the end that pvox does not: %d: %s" %
               (len(failed), " ".join(failed)))
+    if failed or fixed:
         return 1
-    print("every demo gnuplot runs to the end, pvox runs to the end")
+    if known_failing:
+        print("every other demo gnuplot runs to the end, pvox runs to the end")
+    else:
+        print("every demo gnuplot runs to the end, pvox runs to the end")
     return 0
 
 

@@ -41,3 +41,6 @@ EOD
 keep = 5
 undefine $*
 print exists("$one"), exists("$two"), keep
+n = `echo 42`
+print n + 1, "`echo inside double quotes`", '`not in single quotes`'
+# a comment with `backquotes` is left alone
