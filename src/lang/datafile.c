@@ -72,7 +72,9 @@ static pv_status one_range(pv_cursor *c, pv_data_spec *ds, int k)
     }
     pv_code **dst[3] = {&ds->sample_lo[k], &ds->sample_hi[k], &ds->sample_step[k]};
     for (int f = 0; f < 3; f++) {
-        if (!field_empty(c, "]")) {
+        if (f < 2 && pv_cur_is_op(c, "*")) {
+            pv_cur_next(c); /* `*`: that end of the axis range */
+        } else if (!field_empty(c, "]")) {
             pv_status st = pv_parse_expr(c, dst[f]);
             if (st != PV_OK) return st;
         }
