@@ -253,7 +253,7 @@ static pv_status delta_arg(pv_cursor *c, pv_env *env, bool exec, pv_data_binary 
         return pv_cur_error(c, PV_ESCRIPT,
                             "Sample period must be positive. Try `flip` for changing direction");
     b->delta[k] = v, b->has_delta[k] = true;
-    if (both && !b->has_delta[1]) b->delta[1] = v; /* dx alone sets dy too */
+    if (both && !b->has_delta[1]) b->delta[1] = v, b->has_delta[1] = true; /* dx sets dy */
     return more_records_real(c, env);
 }
 
