@@ -144,8 +144,9 @@ void pv_data_spec_fini(pv_data_spec *ds);
 
 /* Parse the data source at the cursor: an optional `sample` keyword followed by one or two
  * ranges `[t=a:b{:step}]` / `[a:b]`, then a string expression (file name, '+', '++'; '-'
- * is an error) or a $datablock. Then parse any `using`, `every`, `index`, `skip` clauses
- * that follow, in any order; stops before other keywords (with, title, ...).
+ * is an error) or a $datablock. Then parse any `using`, `every`, `index`, `skip`,
+ * `matrix`, `nonuniform`, `columnheaders`, `rowheaders`, `binary {options}` clauses that
+ * follow, in any order; stops before other keywords (with, title, ...).
  * exec = false compiles the expressions and evaluates nothing; exec = true also evaluates
  * the file name, `every`, `index` and `skip` numbers. Errors are located (PV_ESYNTAX /
  * PV_ESCRIPT). On error ds may be partly filled: pv_data_spec_fini it anyway. */

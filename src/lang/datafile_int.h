@@ -49,4 +49,20 @@ pv_status pv_df_read_binary(pv_ctx *ctx, const pv_data_spec *ds, const char *byt
 
 void pv_df_records_fini(pv_ctx *ctx, pv_df_records *r);
 
+/* gnuplot's map of a point's first values: v' = R (v - xc) + xo (z shifted in splot),
+ * from rotation, flips (matrix data), origin or centre; on = false: identity. */
+typedef struct pv_df_xform {
+    bool on, splot;
+    double R[2][2], xc[3], xo[3];
+} pv_df_xform;
+
+void pv_df_xform_setup(const pv_data_spec *ds, const pv_df_record *rec, bool splot,
+                       pv_df_xform *xf);
+void pv_df_xform_apply(const pv_df_xform *xf, double *v, int n);
+
+/* The coordinates general binary `array` data generates at point m of line n (splot: also
+ * y for a one-dimensional array, and z = the first field); returns their count. */
+int pv_df_generated(const pv_data_spec *ds, const double *fields, int64_t m, int64_t n,
+                    bool splot, double pre[3]);
+
 #endif /* PV_DATAFILE_INT_H */

@@ -349,3 +349,72 @@ pv_status pv_df_read_binary(pv_ctx *ctx, const pv_data_spec *ds, const char *byt
     if (!ds->bin.general) return read_gpbin(ctx, ds, p, len, out);
     return read_general(ctx, ds, p, len, need, out);
 }
+
+/* =====================================================================================
+ * Walking: generated coordinates and the linear map
+ * ===================================================================================== */
+
+/* gnuplot's map of the first values: rotation, flips (matrix data), origin or centre. */
+void pv_df_xform_setup(const pv_data_spec *ds, const pv_df_record *rec, bool splot,
+                       pv_df_xform *xf)
+{
+    const pv_data_binary *b = &ds->bin;
+    double a = fabs(b->rotation) < 0.001 ? 0.0 : b->rotation;
+    xf->R[0][0] = cos(a), xf->R[0][1] = -sin(a), xf->R[1][0] = sin(a), xf->R[1][1] = cos(a);
+    bool any = a != 0.0;
+    xf->xc[2] = 0.0;
+    xf->xo[2] = b->trans ? b->trans_pt[2] : 0.0;
+    if (ds->matrix != PV_MATRIX_NONE) {
+        double lo[2] = {0.0, 0.0}, hi[2] = {0.0, 0.0}; /* the corners (binary matrix) */
+        if (ds->binary && rec->npoints > 0) {
+            const double *last = rec->val + (size_t)(rec->npoints - 1) * 3;
+            lo[0] = rec->val[0], lo[1] = rec->val[1], hi[0] = last[0], hi[1] = last[1];
+        }
+        for (int i = 0; i < 2; i++) {
+            double mid = (lo[i] + hi[i]) / 2;
+            xf->xo[i] = b->trans ? b->trans_pt[i] : mid;
+            xf->xc[i] = b->trans == 1 ? lo[i] : mid;
+            if (b->flip[i]) xf->R[i][0] = -xf->R[i][0], xf->R[i][1] = -xf->R[i][1];
+        }
+    } else {
+        for (int i = 0; i < 2; i++) {
+            int64_t size = b->dim[i] > 0 ? b->dim[i] : 0;
+            double d = (b->has_delta[i] ? b->delta[i] : 1.0) * (b->flip[i] ? -1.0 : 1.0);
+            xf->xo[i] = b->trans ? b->trans_pt[i] : size > 0 ? (double)(size - 1) * fabs(d) / 2 : 0.0;
+            if (b->trans == 1) xf->xc[i] = size > 0 && d < 0 ? (double)(size - 1) * d : 0.0;
+            else xf->xc[i] = size > 0 ? (double)(size - 1) * (d / 2) : 0.0;
+        }
+    }
+    for (int i = 0; i < 3; i++) any = any || xf->xc[i] != xf->xo[i];
+    xf->on = any;
+    xf->splot = splot;
+}
+
+/* The generated coordinates of general binary `array` data at point m of line n. */
+int pv_df_generated(const pv_data_spec *ds, const double *fields, int64_t m, int64_t n,
+                    bool splot, double pre[3])
+{
+    const pv_data_binary *b = &ds->bin;
+    int npre = 0;
+    if (!b->generate) return 0;
+    int dims = b->dim[1] != 0 ? 2 : 1;
+    for (int i = 0; i < dims; i++) {
+        int64_t cnt = b->transpose ? (i ? m : n) : (i ? n : m);
+        double d = (b->has_delta[i] ? b->delta[i] : 1.0) * (b->flip[i] ? -1.0 : 1.0);
+        pre[npre++] = (double)cnt * d;
+    }
+    if (splot) { /* gnuplot: y from the line counter, z the first field */
+        if (dims < 2) pre[npre++] = (double)n;
+        pre[npre++] = fields[0];
+    }
+    return npre;
+}
+
+void pv_df_xform_apply(const pv_df_xform *xf, double *v, int n)
+{
+    if (!xf->on || n < 2) return;
+    double x = v[0] - xf->xc[0], y = v[1] - xf->xc[1];
+    v[0] = xf->R[0][0] * x + xf->R[0][1] * y + xf->xo[0];
+    v[1] = xf->R[1][0] * x + xf->R[1][1] * y + xf->xo[1];
+    if (xf->splot && n >= 3) v[2] += xf->xo[2] - xf->xc[2];
+}

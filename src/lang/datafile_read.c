@@ -17,6 +17,9 @@
  * '+' samples t_i = a + i*step (no snapping of the last sample); '++' samples
  * u_i = a + i*du (last forced to b) and v_j = d - j*dv (descending, last forced to c),
  * one scan line per v, as df_generate_pseudodata does.
+ * Matrix and binary data are first read whole into records (datafile_matrix.c) and then
+ * walked point by point (walk_records): a block end after each scan line but none between
+ * records, `index` selecting records, `every` counting lines and points per record.
  */
 #include "datafile_int.h"
 
@@ -93,8 +96,7 @@ typedef struct iter {
     bool walk;
     int npre;                         /* generated values put before the using values */
     double pre[3];
-    bool xform, xform3d;              /* gnuplot's linear map of the first values */
-    double R[2][2], xc[3], xo[3];     /* v' = R (v - xc) + xo */
+    pv_df_xform xf;                   /* gnuplot's linear map of the first values */
     double outv[PV_USING_MAX + 3];
     const char *outs[PV_USING_MAX + 3];
 } iter;
@@ -327,12 +329,7 @@ static pv_status emit_walked(iter *it, const pv_row *row)
     int n = 0;
     for (int k = 0; k < it->npre; k++) it->outs[n] = NULL, it->outv[n++] = it->pre[k];
     for (int k = 0; k < it->nuse; k++) it->outs[n] = it->strs[k], it->outv[n++] = it->vals[k];
-    if (it->xform && n >= 2) {
-        double x = it->outv[0] - it->xc[0], y = it->outv[1] - it->xc[1];
-        it->outv[0] = it->R[0][0] * x + it->R[0][1] * y + it->xo[0];
-        it->outv[1] = it->R[1][0] * x + it->R[1][1] * y + it->xo[1];
-        if (it->xform3d && n >= 3) it->outv[2] += it->xo[2] - it->xc[2];
-    }
+    pv_df_xform_apply(&it->xf, it->outv, n);
     pv_data_point pt = {it->outv, it->outs, n, row, it->cur_point};
     return it->fn(it->ud, PV_DATA_POINT, &pt);
 }
@@ -769,60 +766,6 @@ static int max_column(const iter *it)
     return m > PV_BIN_FIELDS_MAX ? PV_BIN_FIELDS_MAX : (int)m;
 }
 
-/* gnuplot's map of the first values: rotation, flips (matrix data), origin or centre. */
-static void setup_xform(iter *it, const pv_df_record *rec, bool splot)
-{
-    const pv_data_binary *b = &it->ds->bin;
-    double a = fabs(b->rotation) < 0.001 ? 0.0 : b->rotation;
-    it->R[0][0] = cos(a), it->R[0][1] = -sin(a), it->R[1][0] = sin(a), it->R[1][1] = cos(a);
-    if (a == 0.0) it->R[0][0] = it->R[1][1] = 1.0, it->R[0][1] = it->R[1][0] = 0.0;
-    bool any = a != 0.0;
-    it->xc[2] = 0.0;
-    it->xo[2] = b->trans ? b->trans_pt[2] : 0.0;
-    if (it->ds->matrix != PV_MATRIX_NONE) {
-        double lo[2] = {0.0, 0.0}, hi[2] = {0.0, 0.0}; /* the corners (binary matrix) */
-        if (it->ds->binary && rec->npoints > 0) {
-            const double *last = rec->val + (size_t)(rec->npoints - 1) * 3;
-            lo[0] = rec->val[0], lo[1] = rec->val[1], hi[0] = last[0], hi[1] = last[1];
-        }
-        for (int i = 0; i < 2; i++) {
-            double mid = (lo[i] + hi[i]) / 2;
-            it->xo[i] = b->trans ? b->trans_pt[i] : mid;
-            it->xc[i] = b->trans == 1 ? lo[i] : mid;
-            if (b->flip[i]) it->R[i][0] = -it->R[i][0], it->R[i][1] = -it->R[i][1];
-        }
-    } else {
-        for (int i = 0; i < 2; i++) {
-            int64_t size = b->dim[i] > 0 ? b->dim[i] : 0;
-            double d = (b->has_delta[i] ? b->delta[i] : 1.0) * (b->flip[i] ? -1.0 : 1.0);
-            it->xo[i] = b->trans ? b->trans_pt[i] : size > 0 ? (double)(size - 1) * fabs(d) / 2 : 0.0;
-            if (b->trans == 1) it->xc[i] = size > 0 && d < 0 ? (double)(size - 1) * d : 0.0;
-            else it->xc[i] = size > 0 ? (double)(size - 1) * (d / 2) : 0.0;
-        }
-    }
-    for (int i = 0; i < 3; i++) any = any || it->xc[i] != it->xo[i];
-    it->xform = any;
-    it->xform3d = splot;
-}
-
-/* The generated coordinates of general binary `array` data at point m of line n. */
-static void generated(iter *it, const double *fields, int64_t m, int64_t n, bool splot)
-{
-    const pv_data_binary *b = &it->ds->bin;
-    it->npre = 0;
-    if (!b->generate) return;
-    int dims = b->dim[1] != 0 ? 2 : 1;
-    for (int i = 0; i < dims; i++) {
-        int64_t cnt = b->transpose ? (i ? m : n) : (i ? n : m);
-        double d = (b->has_delta[i] ? b->delta[i] : 1.0) * (b->flip[i] ? -1.0 : 1.0);
-        it->pre[it->npre++] = (double)cnt * d;
-    }
-    if (splot) { /* gnuplot: y from the line counter, z the first field */
-        if (dims < 2) it->pre[it->npre++] = (double)n;
-        it->pre[it->npre++] = fields[0];
-    }
-}
-
 static pv_status walk_one(iter *it, const pv_df_record *rec, int64_t r, bool splot)
 {
     pv_status st = PV_OK;
@@ -830,7 +773,7 @@ static pv_status walk_one(iter *it, const pv_df_record *rec, int64_t r, bool spl
                                     (r - it->ilo) % it->istep == 0);
     int64_t line = 0, point = -1;
     bool any = false;
-    setup_xform(it, rec, splot);
+    pv_df_xform_setup(it->ds, rec, splot, &it->xf);
     for (int64_t p = 0; p < rec->npoints && st == PV_OK; p++) {
         int64_t m = rec->nx > 0 ? p % rec->nx : p, n = rec->nx > 0 ? p / rec->nx : 0;
         if (m == 0 && p > 0) { /* a new scan line: gnuplot's single blank line */
@@ -849,7 +792,7 @@ static pv_status walk_one(iter *it, const pv_df_record *rec, int64_t r, bool spl
         int64_t zero = point;
         if (mat) zero = v[2] > -2147483648.0 && v[2] < 2147483648.0 ? (int64_t)v[2] : INT32_MIN;
         pv_row row = {rec->ncols, v, NULL, NULL, zero, line, r};
-        generated(it, v, m, n, splot);
+        it->npre = pv_df_generated(it->ds, v, m, n, splot, it->pre);
         it->cur_point = point;
         st = emit_row(it, &row, NULL);
         any = true;
