@@ -294,6 +294,9 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             *style = style_names[k];
             pv_cur_next(c);
             if (rs) rs->style = style_of(style_names[k]);
+            /* image styles: `pixels` / `failsafe` (a drawing choice; images are not drawn) */
+            if (strstr(style_names[k], "ima") || strstr(style_names[k], "rgba"))
+                if (!pv_cur_accept_word(c, "pixels")) pv_cur_accept_word(c, "failsafe");
             /* `above T` / `below T` only right after the style word (GP-6.1) */
             if (pv_cur_is_word(c, "above") || pv_cur_is_word(c, "below")) {
                 bool below = pv_cur_is_word(c, "below");
