@@ -30,6 +30,21 @@ void pv_text_fini(pv_text *t)
     t->font = NULL;
 }
 
+void pv_key_default(pv_key *k)
+{
+    memset(k, 0, sizeof *k);
+    k->on = true;
+    k->inside = true;
+    k->hpos = PV_KEYPOS_RIGHT;
+    k->vpos = PV_KEYPOS_TOP;
+    k->vertical = true;
+    k->samplen = 4.0;
+    k->spacing = 1.0;
+    k->enhanced = true;
+    k->autotitle = true;
+    k->box_lp = pv_lp_default();
+}
+
 void pv_text_default(pv_text *t)
 {
     memset(t, 0, sizeof *t);
@@ -100,6 +115,8 @@ void pv_settings_fini_resettable(pv_settings *s)
     for (int k = 0; k < 4; k++) pv_text_fini(&s->label[k]);
     free(s->key.title);
     s->key.title = NULL;
+    free(s->key.font);
+    s->key.font = NULL;
     pv_palette_fini(s->ctx, &s->palette);
     for (int k = 0; k < 4; k++) {
         free(s->tics[k].format);
@@ -131,7 +148,9 @@ void pv_settings_defaults_keep(pv_settings *s)
     s->view.scale = s->view.zscale = 1.0;
     s->view.azimuth = 0.0;
     s->view.map = false;
+    s->view.surface_scale = 1.0;
     s->view.equal = 0;
+    s->view.projection = PV_VIEW_PROJ_NONE;
     s->xyplane_absolute = false;
     s->xyplane_z = 0.0;
     s->xyplane_rel = 0.5;
@@ -141,14 +160,7 @@ void pv_settings_defaults_keep(pv_settings *s)
     s->border_lp = pv_lp_default();
     s->border_lp.lc.kind = PV_COLOR_BLACK;
 
-    memset(&s->key, 0, sizeof s->key);
-    s->key.on = true;
-    s->key.inside = true;
-    s->key.hpos = PV_KEYPOS_RIGHT;
-    s->key.vpos = PV_KEYPOS_TOP;
-    s->key.vertical = true;
-    s->key.samplen = 4.0;
-    s->key.spacing = 1.0;
+    pv_key_default(&s->key);
 
     pv_text_default(&s->title);
     for (int k = 0; k < 4; k++) pv_text_default(&s->label[k]);

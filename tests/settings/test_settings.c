@@ -506,7 +506,7 @@ static void test_colors(void)
  * name dispatch to that entry, and the form one letter shorter never does. */
 static void test_table(void)
 {
-    PV_CHECK_EQ(pv_nopts, 148); /* gnuplot 5.4.4 `help set` names, less help-only topics */
+    PV_CHECK_EQ(pv_nopts, 150); /* gnuplot 5.4.4 `help set` names, less help-only topics, plus mcbtics and mrtics */
     for (int k = 0; k < pv_nopts; k++) {
         const char *pat = pv_opts[k].pattern;
         char shortest[64], full[64];
