@@ -115,8 +115,11 @@ typedef struct pv_text {
     double offset[3];        /* `offset x,y{,z}` in character units (coordinate systems
                                 other than character are stored as numbers) */
     char *font;              /* "name,size" or NULL */
-    pv_color tc;             /* `tc`/`textcolor`, PV_COLOR_DEFAULT = black */
-    double rotate;           /* `rotate by A` degrees; NaN = `rotate parallel` */
+    pv_color tc;             /* `tc`/`textcolor`: fresh PV_COLOR_BLACK (gnuplot's lt -1);
+                                PV_COLOR_DEFAULT after `tc default` (drawn black too) */
+    double rotate;           /* `rotate by A` degrees; NaN = `rotate parallel`; a bare
+                                `rotate` (and the y/cb labels' default) is -270 as in
+                                gnuplot, the same direction as 90 */
     bool enhanced;           /* default true */
 } pv_text;
 

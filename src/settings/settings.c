@@ -160,7 +160,8 @@ pv_status pv_settings_show(pv_settings *s, pv_env *env, pv_cursor *c, bool exec,
         return interp_only(&p, "show");
     if (sp_word(&p, "vers$ion")) {
         sp_word(&p, "l$ong");
-        if (p.out) fprintf(p.out, "\n\tpvox " PV_VERSION_STRING ", reading gnuplot 5.4 scripts\n\n");
+        if (p.out)
+            fprintf(p.out, "\n\tpvox " PV_VERSION_STRING ", reading gnuplot 5.4 scripts\n\n");
         return sp_expect_end(&p);
     }
     if (sp_isword(&p, "pl$ot") || sp_isword(&p, "pr$int") || sp_isword(&p, "tab$le")) {

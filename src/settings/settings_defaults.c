@@ -35,6 +35,7 @@ void pv_key_default(pv_key *k)
     memset(k, 0, sizeof *k);
     k->on = true;
     k->inside = true;
+    k->fixed = true; /* gnuplot 5.4's fresh key shows as `fixed` */
     k->hpos = PV_KEYPOS_RIGHT;
     k->vpos = PV_KEYPOS_TOP;
     k->vertical = true;
@@ -49,6 +50,7 @@ void pv_text_default(pv_text *t)
 {
     memset(t, 0, sizeof *t);
     t->enhanced = true;
+    t->tc.kind = PV_COLOR_BLACK; /* gnuplot's fresh text is `lt -1`; `tc default` differs */
 }
 
 void pv_palette_fini(pv_ctx *ctx, pv_palette *pal)
@@ -164,6 +166,8 @@ void pv_settings_defaults_keep(pv_settings *s)
 
     pv_text_default(&s->title);
     for (int k = 0; k < 4; k++) pv_text_default(&s->label[k]);
+    /* gnuplot's y and cb labels start vertical (its `rotate`, shown as -270 degrees) */
+    s->label[PV_AX_Y].rotate = s->label[PV_AX_CB].rotate = -270.0;
     pv_palette_default(&s->palette);
 
     memset(&s->colorbox, 0, sizeof s->colorbox);

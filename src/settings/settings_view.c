@@ -17,6 +17,7 @@ static void view_enter_map(pv_view *v, double map_scale)
     v->projection = PV_VIEW_PROJ_NONE;
     v->scale = map_scale;
     v->azimuth = 0.0;
+    v->equal = 0; /* gnuplot's map forgets `equal` */
 }
 
 /* `set view projection xy|xz|yz` after `projection`. gnuplot draws xz with rot 270,0 and
@@ -261,21 +262,25 @@ static pv_status key_max(pv_sp *p, int *n)
     return st;
 }
 
-/* One `set key` word; false if it is not a key option. */
-static bool key_placement(pv_sp *p, pv_key *k, bool *hseen)
+/* Which justifications one `set key` gave: a `center` applies to whichever of the two
+ * the command did not set (both if neither), in any order, as gnuplot 5.4 does. */
+typedef struct key_just { bool h, v, center; } key_just;
+
+/* One `set key` placement word; false if it is not one. */
+static bool key_placement(pv_sp *p, pv_key *k, key_just *j)
 {
     if (key_margin(p, k)) return true;
-    if (sp_word(p, "ins$ide")) k->inside = true, k->margin = 0, k->user_at = k->fixed = false;
-    else if (sp_word(p, "out$side")) k->inside = false, k->margin = 0, k->user_at = k->fixed = false;
-    else if (sp_word(p, "fixed")) k->inside = true, k->fixed = true, k->margin = 0, k->user_at = false;
-    else if (sp_word(p, "l$eft")) k->hpos = PV_KEYPOS_LEFT, *hseen = true;
-    else if (sp_word(p, "r$ight")) k->hpos = PV_KEYPOS_RIGHT, *hseen = true;
-    else if (sp_word(p, "t$op")) k->vpos = PV_KEYPOS_TOP;
-    else if (sp_word(p, "b$ottom")) k->vpos = PV_KEYPOS_BOTTOM;
-    else if (sp_word(p, "c$enter")) {
-        if (*hseen) k->vpos = PV_KEYPOS_CENTER;
-        else k->hpos = PV_KEYPOS_CENTER, *hseen = true;
+    bool in = sp_isword(p, "ins$ide"), out = sp_isword(p, "out$side");
+    if (in || out || sp_isword(p, "fixed")) {
+        pv_cur_next(p->c);
+        k->inside = !out, k->fixed = !in && !out;
+        k->margin = PV_KEYMARGIN_NONE, k->user_at = false;
     }
+    else if (sp_word(p, "l$eft")) k->hpos = PV_KEYPOS_LEFT, j->h = true;
+    else if (sp_word(p, "r$ight")) k->hpos = PV_KEYPOS_RIGHT, j->h = true;
+    else if (sp_word(p, "t$op")) k->vpos = PV_KEYPOS_TOP, j->v = true;
+    else if (sp_word(p, "b$ottom")) k->vpos = PV_KEYPOS_BOTTOM, j->v = true;
+    else if (sp_word(p, "c$enter")) j->center = true;
     else if (sp_word(p, "ve$rtical")) k->vertical = true;
     else if (sp_word(p, "ho$rizontal")) k->vertical = false;
     else if (sp_word(p, "Left")) k->left_justify = true;
@@ -312,11 +317,12 @@ pv_status sp_set_key(pv_sp *p)
     pv_key k = s->key;
     k.title = NULL;
     k.font = NULL;
-    bool title_set = false, font_set = false, hseen = false;
+    bool title_set = false, font_set = false;
+    key_just just = {false, false, false};
     pv_status st = PV_OK;
     k.on = true;
     while (st == PV_OK && !sp_end(p)) {
-        if (key_placement(p, &k, &hseen) || key_flag(p, &k)) continue;
+        if (key_placement(p, &k, &just) || key_flag(p, &k)) continue;
         if (sp_word(p, "def$ault")) {
             pv_key d;
             pv_key_default(&d);
@@ -353,6 +359,8 @@ pv_status sp_set_key(pv_sp *p)
         free(k.font);
         return st;
     }
+    if (just.center && !just.h) k.hpos = PV_KEYPOS_CENTER;
+    if (just.center && !just.v) k.vpos = PV_KEYPOS_CENTER;
     if (title_set) free(s->key.title);
     else k.title = s->key.title;
     if (font_set) free(s->key.font);
@@ -466,28 +474,103 @@ pv_status sp_show_border(pv_sp *p)
     return sp_done(p);
 }
 
+/* gnuplot 5.4's `show key` position line: a margin key omits the justification along its
+ * margin, a centred key says `center` once. */
+static void show_key_position(FILE *out, const pv_key *k)
+{
+    if (k->user_at) {
+        fprintf(out, "\tkey is at (%.5f, %.5f)\n", k->at[0], k->at[1]);
+        return;
+    }
+    bool tb = k->margin == PV_KEYMARGIN_T || k->margin == PV_KEYMARGIN_B;
+    bool lr = k->margin == PV_KEYMARGIN_L || k->margin == PV_KEYMARGIN_R;
+    fprintf(out, "\tkey is ON, position: ");
+    if (!tb)
+        fprintf(out, "%s", k->vpos == PV_KEYPOS_TOP ? "top"
+                           : k->vpos == PV_KEYPOS_BOTTOM ? "bottom" : "center");
+    if (!lr) {
+        if (k->hpos == PV_KEYPOS_LEFT) fprintf(out, " left");
+        else if (k->hpos == PV_KEYPOS_RIGHT) fprintf(out, " right");
+        else if (k->vpos != PV_KEYPOS_CENTER) fprintf(out, " center");
+    }
+    fprintf(out, " %s", k->vertical ? "vertical" : "horizontal");
+    static const char *const margin[] = {"", " lmargin", " rmargin", " tmargin", " bmargin"};
+    if (k->margin) fprintf(out, "%s\n", margin[k->margin]);
+    else fprintf(out, " %s\n", !k->inside ? "outside" : k->fixed ? "fixed" : "inside");
+}
+
+/* The key box's line: `lt black` or the linetype's colour, width, dash type. */
+static void show_key_box(pv_sp *p, const pv_key *k)
+{
+    const pv_lp *lp = &k->box_lp;
+    char col[64] = "";
+    pv_color c = lp->lc;
+    if (c.kind == PV_COLOR_LT && c.lt > 0) {
+        c.kind = PV_COLOR_RGB;
+        c.argb = pv_settings_lt_rgb(p->s, c.lt);
+    } else if (c.kind == PV_COLOR_DEFAULT && lp->lt > 0) {
+        c.kind = PV_COLOR_RGB;
+        c.argb = pv_settings_lt_rgb(p->s, lp->lt);
+    }
+    if (c.kind == PV_COLOR_DEFAULT || c.kind == PV_COLOR_BLACK) {
+        snprintf(col, sizeof col, "lt black");
+    } else {
+        char t[48];
+        sp_color_text(t, sizeof t, &c);
+        snprintf(col, sizeof col, "linecolor %s", t);
+    }
+    char dt[24] = "solid";
+    if (lp->dt) snprintf(dt, sizeof dt, "%d", lp->dt);
+    fprintf(OUT, "\twith  %s linewidth %.3f dashtype %s\n", col, lp->lw, dt);
+}
+
 pv_status sp_show_key(pv_sp *p)
 {
     const pv_key *k = &p->s->key;
-    if (OUT) {
-        if (!k->on) {
-            fprintf(OUT, "\n\tkey is OFF\n\n");
-        } else {
-            static const char *const pos[] = {"left", "right", "center", "top", "bottom"};
-            fprintf(OUT, "\n\tkey is ON, position: %s%s %s %s\n",
-                    k->inside ? "" : "outside ", pos[k->vpos], pos[k->hpos],
-                    k->vertical ? "vertical" : "horizontal");
-            fprintf(OUT, "\tkey is %s justified, %sreversed, %sinverted, enhanced and %s\n",
-                    k->left_justify ? "left" : "right", k->reverse ? "" : "not ",
-                    k->invert ? "" : "not ", k->box ? "boxed" : "not boxed");
-            fprintf(OUT, "\tsample length is %g characters\n", k->samplen);
-            fprintf(OUT, "\tvertical spacing is %g characters\n", k->spacing);
-            fprintf(OUT, "\tkey title is \"%s\"\n\n", k->title ? k->title : "");
-        }
+    if (!OUT) return sp_done(p);
+    if (!k->on) {
+        fprintf(OUT, "\n\tkey is OFF\n\n");
+        return sp_done(p);
     }
+    fprintf(OUT, "\n");
+    show_key_position(OUT, k);
+    fprintf(OUT, "\tkey is %s justified, %sreversed, %sinverted, %senhanced and %s\n",
+            k->left_justify ? "left" : "right", k->reverse ? "" : "not ", k->invert ? "" : "not ",
+            k->enhanced ? "" : "not ", k->box ? "boxed" : "not boxed");
+    if (k->box) show_key_box(p, k);
+    if (k->opaque) {
+        char col[48] = "";
+        if (k->opaque_fc.kind != PV_COLOR_DEFAULT) {
+            sp_color_text(col, sizeof col, &k->opaque_fc);
+            strcat(col, " ");
+        }
+        fprintf(OUT, "\tkey box is opaque %s\n", col);
+    }
+    fprintf(OUT, "\tsample length is %g characters\n", k->samplen);
+    fprintf(OUT, "\tvertical spacing is %g characters\n", k->spacing);
+    fprintf(OUT, "\twidth adjustment is %g characters\n", k->width);
+    fprintf(OUT, "\theight adjustment is %g characters\n", k->height);
+    const char *autotitle = !k->autotitle ? "not automatically titled "
+                            : k->autotitle_columnhead ? "automatically titled with column header"
+                                                      : "automatically titled with filename";
+    fprintf(OUT, "\tcurves are %s\n", autotitle);
+    if (k->maxcols > 0)
+        fprintf(OUT, "\tmaximum number of columns is %d for horizontal alignment\n", k->maxcols);
+    else
+        fprintf(OUT, "\tmaximum number of columns is calculated automatically\n");
+    if (k->maxrows > 0)
+        fprintf(OUT, "\tmaximum number of rows is %d for vertical alignment\n", k->maxrows);
+    else
+        fprintf(OUT, "\tmaximum number of rows is calculated automatically\n");
+    if (k->font) fprintf(OUT, "\t  font \"%s\"\n", k->font);
+    if (k->tc.kind != PV_COLOR_DEFAULT) {
+        char col[64];
+        sp_color_text(col, sizeof col, &k->tc);
+        fprintf(OUT, "\t  textcolor %s\n", col);
+    }
+    fprintf(OUT, "\n\tkey title is \"%s\"\n\n", k->title ? k->title : "");
     return sp_done(p);
 }
-
 
 pv_status sp_show_colorbox(pv_sp *p)
 {
