@@ -115,8 +115,11 @@ typedef struct pv_text {
     double offset[3];        /* `offset x,y{,z}` in character units (coordinate systems
                                 other than character are stored as numbers) */
     char *font;              /* "name,size" or NULL */
-    pv_color tc;             /* `tc`/`textcolor`, PV_COLOR_DEFAULT = black */
-    double rotate;           /* `rotate by A` degrees; NaN = `rotate parallel` */
+    pv_color tc;             /* `tc`/`textcolor`: fresh PV_COLOR_BLACK (gnuplot's lt -1);
+                                PV_COLOR_DEFAULT after `tc default` (drawn black too) */
+    double rotate;           /* `rotate by A` degrees; NaN = `rotate parallel`; a bare
+                                `rotate` (and the y/cb labels' default) is -270 as in
+                                gnuplot, the same direction as 90 */
     bool enhanced;           /* default true */
 } pv_text;
 
@@ -193,9 +196,16 @@ typedef struct pv_view {
     double rot_x, rot_z;     /* degrees, default 60, 30; both in [0,360] */
     double scale, zscale;    /* default 1, 1; > 0 */
     double azimuth;          /* degrees, default 0 */
-    bool map;                /* `set view map` (rot_x = rot_z = 0) */
+    bool map;                /* `set view map`: drawn from above (rot_x, rot_z are kept
+                                as gnuplot keeps them; scale is the map's scale) */
+    double surface_scale;    /* with map: the scale `set view ,,` returns to */
     int equal;               /* 0 independent, 1 `equal xy`, 2 `equal xyz` */
+    int projection;          /* `set view projection xz|yz`: PV_VIEW_PROJ_*; rot_x, rot_z,
+                                scale and azimuth then hold the values gnuplot draws with
+                                (xz: 270,0; yz: 90,90; scale 1; azimuth -90) */
 } pv_view;
+
+enum { PV_VIEW_PROJ_NONE = 0, PV_VIEW_PROJ_XZ, PV_VIEW_PROJ_YZ };
 
 /* set key */
 typedef struct pv_key {
@@ -211,7 +221,23 @@ typedef struct pv_key {
     char *title;             /* key title or NULL */
     double samplen;          /* default 4 (characters) */
     double spacing;          /* default 1 */
+    /* stored, not drawn: */
+    int margin;              /* 0 none, else the margin the key sits in: PV_KEYMARGIN_* */
+    bool fixed;              /* `fixed` (3D key not moved with the view) */
+    bool user_at;            /* `at x,y` given: at[] (coordinate systems not kept) */
+    double at[3];
+    double width, height;    /* `width`/`height` increments (characters), default 0 */
+    int maxcols, maxrows;    /* 0 = auto */
+    bool enhanced;           /* default true */
+    bool autotitle;          /* default true; `noautotitle` false */
+    bool autotitle_columnhead; /* `autotitle columnhead{er}` */
+    pv_color tc;             /* `textcolor` (PV_COLOR_DEFAULT if not given) */
+    pv_color opaque_fc;      /* `opaque fc ...` (PV_COLOR_DEFAULT = background) */
+    pv_lp box_lp;            /* `box {ls|lt|lw|lc|dt ...}` of the key box */
+    char *font;              /* `font "name,size"` or NULL */
 } pv_key;
+
+enum { PV_KEYMARGIN_NONE = 0, PV_KEYMARGIN_L, PV_KEYMARGIN_R, PV_KEYMARGIN_T, PV_KEYMARGIN_B };
 
 /* set colorbox */
 typedef struct pv_colorbox {
@@ -350,6 +376,14 @@ pv_status pv_settings_show(pv_settings *s, pv_env *env, pv_cursor *c, bool exec,
  * `rgb 0xRRGGBB`, `rgb variable`, `"red"`, `N`, `palette {z|cb V|frac F}`, `variable`,
  * `black`, `bgnd`. exec = false only compiles. Located errors with gnuplot's wording. */
 pv_status pv_settings_parse_color(pv_env *env, pv_cursor *c, bool exec, pv_color *out);
+/* Parse a full gnuplot colour spec at the cursor, just AFTER `lc`/`linecolor`/`tc`/
+ * `textcolor`/`fc`/`fillcolor`: everything pv_settings_parse_color takes plus `lt N` /
+ * `linetype N` (the colour of linetype N when read: PV_COLOR_RGB with `s`, PV_COLOR_LT
+ * without; lt -1 black, lt -2 nodraw = fully transparent), `ls N` / `linestyle N` (the
+ * colour of line style N in `s`, else of linetype N) and `default` (PV_COLOR_DEFAULT).
+ * `s` is only read and may be NULL. exec = false only compiles. */
+pv_status pv_settings_parse_colorspec(const pv_settings *s, pv_env *env, pv_cursor *c,
+                                      bool exec, pv_color *out);
 /* Parse line/point properties (`lt ls lc lw pt ps dt pi` and long forms) until a word that
  * is not one of them; fills only what was given into *lp (linestyles from `s` when `ls N`).
  * Returns PV_OK having consumed nothing if no property is present. */

@@ -100,11 +100,38 @@ static void warn_ignored(pv_sp *p, const pv_opt *o, const char *verb)
                    o->why ? o->why : "pvox does not draw it");
 }
 
+/* gnuplot 5.4 still reads the old `set noNAME ...` as `unset NAME ...` (silently) when NAME
+ * is not itself a `set` option: `set nokey`, `set nomztics`, `set nolog x`. */
+static const pv_opt *find_no_opt(pv_sp *p)
+{
+    const pv_token *t = pv_cur_peek(p->c);
+    if (sp_end(p) || t->kind != PV_TK_NAME || strncmp(t->sval, "no", 2) != 0 || !t->sval[2])
+        return NULL;
+    for (int k = 0; k < pv_nopts; k++)
+        if (pv_word_matches(t->sval + 2, pv_opts[k].pattern)) return &pv_opts[k];
+    return NULL;
+}
+
+static pv_status unset_opt(pv_sp *p, const pv_opt *o)
+{
+    if (o->kind == PV_OPT_INTERP) return interp_only(p, "unset");
+    if (o->kind == PV_OPT_IGNORED) {
+        /* unsetting something pvox never draws changes nothing: no warning */
+        sp_skip_rest(p);
+        return PV_OK;
+    }
+    pv_cur_next(p->c);
+    return o->unset(p);
+}
+
 pv_status pv_settings_set(pv_settings *s, pv_env *env, pv_cursor *c, bool exec)
 {
     pv_sp p = {s, env, c, exec, NULL, pv_cur_offset(c)};
     const pv_opt *o = find_opt(&p);
-    if (!o) return unknown_name(&p, "set");
+    if (!o) {
+        const pv_opt *no = find_no_opt(&p);
+        return no ? unset_opt(&p, no) : unknown_name(&p, "set");
+    }
     if (o->kind == PV_OPT_INTERP) return interp_only(&p, "set");
     if (o->kind == PV_OPT_IGNORED) {
         warn_ignored(&p, o, "set");
@@ -120,14 +147,7 @@ pv_status pv_settings_unset(pv_settings *s, pv_env *env, pv_cursor *c, bool exec
     pv_sp p = {s, env, c, exec, NULL, pv_cur_offset(c)};
     const pv_opt *o = find_opt(&p);
     if (!o) return unknown_name(&p, "unset");
-    if (o->kind == PV_OPT_INTERP) return interp_only(&p, "unset");
-    if (o->kind == PV_OPT_IGNORED) {
-        /* unsetting something pvox never draws changes nothing: no warning */
-        sp_skip_rest(&p);
-        return PV_OK;
-    }
-    pv_cur_next(c);
-    return o->unset(&p);
+    return unset_opt(&p, o);
 }
 
 pv_status pv_settings_show(pv_settings *s, pv_env *env, pv_cursor *c, bool exec, FILE *out)
@@ -136,9 +156,20 @@ pv_status pv_settings_show(pv_settings *s, pv_env *env, pv_cursor *c, bool exec,
     if (sp_end(&p) || pv_cur_peek(c)->kind != PV_TK_NAME) return unknown_name(&p, "show");
     if (sp_word(&p, "colorn$ames")) return sp_show_colornames(&p);
     if (sp_word(&p, "a$ll")) return sp_show_all(&p);
-    if (sp_isword(&p, "var$iables") || sp_isword(&p, "fu$nctions") ||
-        sp_isword(&p, "vers$ion") || sp_isword(&p, "pl$ot"))
+    if (sp_isword(&p, "var$iables") || sp_isword(&p, "fu$nctions"))
         return interp_only(&p, "show");
+    if (sp_word(&p, "vers$ion")) {
+        sp_word(&p, "l$ong");
+        if (p.out)
+            fprintf(p.out, "\n\tpvox " PV_VERSION_STRING ", reading gnuplot 5.4 scripts\n\n");
+        return sp_expect_end(&p);
+    }
+    if (sp_isword(&p, "pl$ot") || sp_isword(&p, "pr$int") || sp_isword(&p, "tab$le")) {
+        /* gnuplot shows the last plot command and where print/table output goes; pvox
+         * keeps those in the interpreter and does not show them */
+        if (p.out) fprintf(p.out, "\n\t%s is not shown by pvox\n\n", pv_cur_peek(c)->sval);
+        return sp_done(&p);
+    }
     const pv_opt *o = find_opt(&p);
     if (!o) return unknown_name(&p, "show");
     if (o->kind == PV_OPT_INTERP) return interp_only(&p, "show");

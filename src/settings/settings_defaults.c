@@ -30,10 +30,27 @@ void pv_text_fini(pv_text *t)
     t->font = NULL;
 }
 
+void pv_key_default(pv_key *k)
+{
+    memset(k, 0, sizeof *k);
+    k->on = true;
+    k->inside = true;
+    k->fixed = true; /* gnuplot 5.4's fresh key shows as `fixed` */
+    k->hpos = PV_KEYPOS_RIGHT;
+    k->vpos = PV_KEYPOS_TOP;
+    k->vertical = true;
+    k->samplen = 4.0;
+    k->spacing = 1.0;
+    k->enhanced = true;
+    k->autotitle = true;
+    k->box_lp = pv_lp_default();
+}
+
 void pv_text_default(pv_text *t)
 {
     memset(t, 0, sizeof *t);
     t->enhanced = true;
+    t->tc.kind = PV_COLOR_BLACK; /* gnuplot's fresh text is `lt -1`; `tc default` differs */
 }
 
 void pv_palette_fini(pv_ctx *ctx, pv_palette *pal)
@@ -100,6 +117,8 @@ void pv_settings_fini_resettable(pv_settings *s)
     for (int k = 0; k < 4; k++) pv_text_fini(&s->label[k]);
     free(s->key.title);
     s->key.title = NULL;
+    free(s->key.font);
+    s->key.font = NULL;
     pv_palette_fini(s->ctx, &s->palette);
     for (int k = 0; k < 4; k++) {
         free(s->tics[k].format);
@@ -131,7 +150,9 @@ void pv_settings_defaults_keep(pv_settings *s)
     s->view.scale = s->view.zscale = 1.0;
     s->view.azimuth = 0.0;
     s->view.map = false;
+    s->view.surface_scale = 1.0;
     s->view.equal = 0;
+    s->view.projection = PV_VIEW_PROJ_NONE;
     s->xyplane_absolute = false;
     s->xyplane_z = 0.0;
     s->xyplane_rel = 0.5;
@@ -141,17 +162,12 @@ void pv_settings_defaults_keep(pv_settings *s)
     s->border_lp = pv_lp_default();
     s->border_lp.lc.kind = PV_COLOR_BLACK;
 
-    memset(&s->key, 0, sizeof s->key);
-    s->key.on = true;
-    s->key.inside = true;
-    s->key.hpos = PV_KEYPOS_RIGHT;
-    s->key.vpos = PV_KEYPOS_TOP;
-    s->key.vertical = true;
-    s->key.samplen = 4.0;
-    s->key.spacing = 1.0;
+    pv_key_default(&s->key);
 
     pv_text_default(&s->title);
     for (int k = 0; k < 4; k++) pv_text_default(&s->label[k]);
+    /* gnuplot's y and cb labels start vertical (its `rotate`, shown as -270 degrees) */
+    s->label[PV_AX_Y].rotate = s->label[PV_AX_CB].rotate = -270.0;
     pv_palette_default(&s->palette);
 
     memset(&s->colorbox, 0, sizeof s->colorbox);

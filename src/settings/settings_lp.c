@@ -48,6 +48,48 @@ pv_status sp_rgb_value(pv_sp *p, uint32_t *argb)
     return PV_OK;
 }
 
+/* `tc|lc|fc lt N`: gnuplot takes the linetype's colour when the command is read (a later
+ * `set linetype N` does not change it); lt -1 is black, lt -2 `nodraw` (kept as a fully
+ * transparent colour), lt 0 stays linetype 0. Without settings (plot options) it stays
+ * PV_COLOR_LT and the renderer resolves it. */
+static pv_status color_from_lt(pv_sp *p, pv_color *col)
+{
+    int lt = 0;
+    pv_status st = sp_int(p, &lt);
+    if (st != PV_OK || !p->exec) return st;
+    col->lt = lt;
+    if (lt == -2) {
+        col->kind = PV_COLOR_RGB;
+        col->argb = 0xFF000000u;
+    } else if (lt < 0) {
+        col->kind = PV_COLOR_BLACK;
+    } else if (lt > 0 && p->s) {
+        col->kind = PV_COLOR_RGB;
+        col->argb = pv_settings_lt_rgb(p->s, lt);
+    } else {
+        col->kind = PV_COLOR_LT;
+    }
+    return PV_OK;
+}
+
+/* `tc|lc|fc ls N`: the colour of line style N, else (no such style) of linetype N, as
+ * gnuplot falls back to the linetype. Resolved when read (gnuplot resolves at drawing). */
+static pv_status color_from_ls(pv_sp *p, pv_color *col)
+{
+    int tag = 0;
+    pv_status st = sp_int(p, &tag);
+    if (st != PV_OK || !p->exec) return st;
+    col->kind = PV_COLOR_LT;
+    col->lt = tag;
+    const pv_settings *s = p->s;
+    if (!s || tag < 1 || tag >= s->nlinestyle || !s->linestyle[tag].defined) return PV_OK;
+    const pv_lp *ls = &s->linestyle[tag];
+    if (ls->lc.kind != PV_COLOR_DEFAULT) *col = ls->lc;
+    else if (ls->lt > 0) col->lt = ls->lt;
+    else if (ls->lt < 0) col->kind = PV_COLOR_BLACK;
+    return PV_OK;
+}
+
 pv_status sp_color(pv_sp *p, pv_color *out)
 {
     pv_color col = {PV_COLOR_DEFAULT, 0, 0, 0.0};
@@ -70,6 +112,12 @@ pv_status sp_color(pv_sp *p, pv_color *out)
             col.kind = PV_COLOR_PALETTE_FRAC;
             st = sp_real(p, &col.value);
         }
+    } else if (sp_word(p, "lt") || sp_word(p, "linet$ype")) {
+        st = color_from_lt(p, &col);
+    } else if (sp_word(p, "ls") || sp_word(p, "lines$tyle")) {
+        st = color_from_ls(p, &col);
+    } else if (sp_word(p, "def$ault")) {
+        col.kind = PV_COLOR_DEFAULT;
     } else if (sp_word(p, "var$iable")) {
         col.kind = PV_COLOR_VARIABLE;
     } else if (sp_word(p, "black")) {
@@ -91,6 +139,14 @@ pv_status sp_color(pv_sp *p, pv_color *out)
 pv_status pv_settings_parse_color(pv_env *env, pv_cursor *c, bool exec, pv_color *out)
 {
     pv_sp p = {NULL, env, c, exec, NULL, pv_cur_offset(c)};
+    return sp_color(&p, out);
+}
+
+pv_status pv_settings_parse_colorspec(const pv_settings *s, pv_env *env, pv_cursor *c,
+                                      bool exec, pv_color *out)
+{
+    /* sp_color only reads the settings (linetype and line-style colours) */
+    pv_sp p = {(pv_settings *)s, env, c, exec, NULL, pv_cur_offset(c)};
     return sp_color(&p, out);
 }
 

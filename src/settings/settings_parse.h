@@ -91,5 +91,7 @@ void pv_palette_fini(pv_ctx *ctx, pv_palette *pal);
 void pv_palette_default(pv_palette *pal);
 void pv_text_fini(pv_text *t);
 void pv_text_default(pv_text *t);
+/* gnuplot's fresh key (title and font NULL: the caller frees the old ones). */
+void pv_key_default(pv_key *k);
 
 #endif /* PV_SETTINGS_PARSE_H */

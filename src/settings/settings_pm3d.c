@@ -74,14 +74,16 @@ pv_status sp_set_pm3d(pv_sp *p)
         } else if (sp_word(p, "nolight$ing")) m.lighting = false;
         else if (sp_word(p, "bo$rder")) {
             m.border_on = true;
+            sp_word(p, "retrace"); /* gnuplot retraces only after `border` */
             pv_lp lp = m.border;
             st = sp_lp(p, &lp);
             m.border = lp;
         } else if (sp_word(p, "nobo$rder")) m.border_on = false;
         else if (sp_word(p, "hi$dden3d")) {
-            int lt = 0;
-            st = sp_int(p, &lt);
+            int lt = 0; /* the line style number is optional */
+            if (sp_can_expr(p) && pv_cur_peek(p->c)->kind != PV_TK_NAME) st = sp_int(p, &lt);
         } else if (sp_word(p, "nohi$dden3d")) { /* stored nowhere */ }
+        else if (sp_word(p, "transp$arent") || sp_word(p, "solid")) { /* gnuplot 4 leftovers */ }
         else if (sp_word(p, "impl$icit")) m.implicit = true;
         else if (sp_word(p, "expl$icit")) m.implicit = false;
         else if (sp_word(p, "noexpl$icit") || sp_word(p, "noimpl$icit")) m.implicit = !m.implicit;

@@ -123,7 +123,9 @@ static pv_status autoscale_word(pv_sp *p, bool on)
     size_t n = axis_prefix(w, &mask, true);
     const char *suf = w + n;
     bool all = false;
-    if (n == 0 && (strcmp(w, "fix") == 0 || strcmp(w, "keepfix") == 0 || strcmp(w, "ga") == 0))
+    if (n == 0 && strcmp(w, "noextend") == 0) /* gnuplot: the same as `fix` */
+        all = true, suf = "fix";
+    else if (n == 0 && (strcmp(w, "fix") == 0 || strcmp(w, "keepfix") == 0 || strcmp(w, "ga") == 0))
         all = true, suf = w;
     else if (n == 0)
         return sp_err(p, PV_ESYNTAX, "Invalid axis");

@@ -53,7 +53,7 @@ static pv_status set_text(pv_sp *p, pv_text *t, bool allow_rotate)
         } else if (sp_word(p, "enh$anced")) {
             nt.enhanced = true;
         } else if (allow_rotate && sp_word(p, "rot$ate")) {
-            nt.rotate = 90.0;
+            nt.rotate = -270.0; /* gnuplot's bare `rotate`: vertical, shown as -270 */
             if (sp_word(p, "by")) st = sp_real(p, &nt.rotate);
             else if (sp_word(p, "par$allel")) nt.rotate = NAN;
         } else if (allow_rotate && sp_word(p, "norot$ate")) {
@@ -81,11 +81,14 @@ pv_status sp_set_ylabel(pv_sp *p) { return set_text(p, &p->s->label[PV_AX_Y], tr
 pv_status sp_set_zlabel(pv_sp *p) { return set_text(p, &p->s->label[PV_AX_Z], true); }
 pv_status sp_set_cblabel(pv_sp *p) { return set_text(p, &p->s->label[PV_AX_CB], true); }
 
+/* gnuplot's `unset title|Xlabel` restores the whole element (offset, font, colour,
+ * rotation), not only the text. */
 static pv_status unset_text(pv_sp *p, pv_text *t)
 {
     if (p->exec) {
-        free(t->text);
-        t->text = NULL;
+        pv_text_fini(t);
+        pv_text_default(t);
+        if (t == &p->s->label[PV_AX_Y] || t == &p->s->label[PV_AX_CB]) t->rotate = -270.0;
     }
     return sp_expect_end(p);
 }
@@ -104,8 +107,11 @@ static pv_status show_text(pv_sp *p, const char *name, const pv_text *t)
         sp_color_text(col, sizeof col, &t->tc);
         fprintf(OUT, "\n\t%s is \"%s\", offset at (character %g, %g, %g)", name,
                 t->text ? t->text : "", t->offset[0], t->offset[1], t->offset[2]);
+        if (isnan(t->rotate)) fprintf(OUT, ", parallel to axis in 3D plots");
+        else if (t->rotate != 0.0) fprintf(OUT, ", rotated by %g degrees in 2D plots", t->rotate);
         if (t->font) fprintf(OUT, ", using font \"%s\"", t->font);
-        fprintf(OUT, " textcolor %s\n\n", t->tc.kind == PV_COLOR_DEFAULT ? "lt -1" : col);
+        if (t->tc.kind != PV_COLOR_DEFAULT) fprintf(OUT, " textcolor %s", col);
+        fprintf(OUT, "\n\n");
     }
     return sp_done(p);
 }

@@ -33,7 +33,7 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
         if (sp_word(p, "ax$is") || sp_word(p, "bo$rder") || sp_word(p, "add") ||
             sp_word(p, "autof$req") || sp_word(p, "num$eric") || sp_word(p, "time$date") ||
             sp_word(p, "geo$graphic") || sp_word(p, "log$scale") || sp_word(p, "nolog$scale") ||
-            sp_word(p, "rangelimit$ed") || sp_word(p, "left") || sp_word(p, "right") ||
+            sp_word(p, "rangelimit$ed") || sp_word(p, "norangelimit$ed") || sp_word(p, "left") || sp_word(p, "right") ||
             sp_word(p, "center") || sp_word(p, "autojust$ify") || sp_word(p, "enh$anced") ||
             sp_word(p, "noenh$anced") || sp_word(p, "nooff$set")) {
             /* placement and label details: stored nowhere */

@@ -506,7 +506,8 @@ static void test_colors(void)
  * name dispatch to that entry, and the form one letter shorter never does. */
 static void test_table(void)
 {
-    PV_CHECK_EQ(pv_nopts, 148); /* gnuplot 5.4.4 `help set` names, less help-only topics */
+    /* gnuplot 5.4.4 `help set` names, less help-only topics, plus mcbtics and mrtics */
+    PV_CHECK_EQ(pv_nopts, 150);
     for (int k = 0; k < pv_nopts; k++) {
         const char *pat = pv_opts[k].pattern;
         char shortest[64], full[64];
@@ -644,6 +645,90 @@ static void test_show(void)
     pv_settings_destroy(s);
 }
 
+/* Colour specs of text and keys: `lt N` takes the linetype's colour when read, `ls N` the
+ * line style's (else the linetype's), `default` the element's own; the exported parser. */
+static void test_colorspec(void)
+{
+    pv_settings *s = pv_settings_create(ctx);
+    PV_CHECK_EQ(run(s, "set title 'T' tc lt 1; set xlabel 'x' textcolor lt 4\n"
+                       "set style line 5 lc rgb 'orange'; set ylabel 'y' tc ls 5\n"
+                       "set zlabel 'z' tc ls 3; set cblabel 'c' tc lt -1"),
+                PV_OK);
+    PV_CHECK_EQ(s->title.tc.kind, PV_COLOR_RGB);
+    PV_CHECK_EQ(s->title.tc.argb, 0x9400d3u);
+    PV_CHECK_EQ(s->label[PV_AX_X].tc.argb, 0xe69f00u);
+    PV_CHECK_EQ(s->label[PV_AX_Y].tc.kind, PV_COLOR_RGB);
+    PV_CHECK_EQ(s->label[PV_AX_Y].tc.argb, 0xffa500u);
+    PV_CHECK_EQ(s->label[PV_AX_Z].tc.kind, PV_COLOR_LT); /* no style 3: linetype 3 */
+    PV_CHECK_EQ(s->label[PV_AX_Z].tc.lt, 3);
+    PV_CHECK_EQ(s->label[PV_AX_CB].tc.kind, PV_COLOR_BLACK);
+    PV_CHECK_EQ(run(s, "set title 'T' tc default; set xlabel 'x' tc lt -2\n"
+                       "set key tc lt 2 opaque fc rgb 'gray'; set xtics tc lt 3"),
+                PV_OK);
+    PV_CHECK_EQ(s->title.tc.kind, PV_COLOR_DEFAULT);
+    PV_CHECK_EQ(s->label[PV_AX_X].tc.argb, 0xff000000u); /* nodraw: invisible */
+    PV_CHECK_EQ(s->key.tc.argb, 0x009e73u);
+    PV_CHECK(s->key.opaque && s->key.opaque_fc.kind == PV_COLOR_RGB);
+
+    /* the public parser, cursor after `tc`: with and without settings */
+    const char *text = "lt 2";
+    pv_source *src = pv_source_create(ctx, "c.gp", text, strlen(text), 1);
+    pv_toklist tl;
+    PV_CHECK(src && pv_lex(ctx, src, &tl) == PV_OK);
+    pv_cursor c = {ctx, &tl, 0, 2};
+    pv_color col;
+    PV_CHECK_EQ(pv_settings_parse_colorspec(s, env, &c, true, &col), PV_OK);
+    PV_CHECK(col.kind == PV_COLOR_RGB && col.argb == 0x009e73u);
+    c.pos = 0;
+    PV_CHECK_EQ(pv_settings_parse_colorspec(NULL, env, &c, true, &col), PV_OK);
+    PV_CHECK(col.kind == PV_COLOR_LT && col.lt == 2);
+    pv_toklist_fini(&tl);
+    pv_source_destroy(src);
+    pv_settings_destroy(s);
+}
+
+/* `set key` placements as gnuplot 5.4 stores them; `set view projection`; `set noNAME`. */
+static void test_key_view_no(void)
+{
+    pv_settings *s = pv_settings_create(ctx);
+    PV_CHECK_EQ(run(s, "set key under Left reverse samplen 0.6"), PV_OK);
+    PV_CHECK(!s->key.inside && s->key.margin == PV_KEYMARGIN_B);
+    PV_CHECK(s->key.vpos == PV_KEYPOS_BOTTOM && s->key.hpos == PV_KEYPOS_CENTER);
+    PV_CHECK(!s->key.vertical && s->key.left_justify && s->key.reverse);
+    PV_CHECK_NEAR(s->key.samplen, 0.6, 1e-15);
+    PV_CHECK_EQ(run(s, "set key inside left center; set key maxrows 3 maxcols auto box 3"),
+                PV_OK);
+    PV_CHECK(s->key.inside && s->key.margin == 0 && !s->key.fixed);
+    PV_CHECK(s->key.hpos == PV_KEYPOS_LEFT && s->key.vpos == PV_KEYPOS_CENTER);
+    PV_CHECK(s->key.box && s->key.box_lp.lt == 3 && s->key.maxrows == 3 && s->key.maxcols == 0);
+    PV_CHECK_EQ(run(s, "set key at screen 0.5, 0.25 title 'K' font ',8'"), PV_OK);
+    PV_CHECK(s->key.user_at && s->key.at[0] == 0.5 && s->key.at[1] == 0.25);
+    PV_CHECK_STR(s->key.title, "K");
+    PV_CHECK_STR(s->key.font, ",8");
+    PV_CHECK_EQ(run(s, "set key default"), PV_OK);
+    PV_CHECK(s->key.fixed && s->key.title == NULL && s->key.font == NULL && !s->key.box);
+
+    PV_CHECK_EQ(run(s, "set view 60,30,2; set view projection xz"), PV_OK);
+    PV_CHECK_EQ(s->view.projection, PV_VIEW_PROJ_XZ);
+    PV_CHECK(s->view.rot_x == 270.0 && s->view.rot_z == 0.0 && s->view.scale == 1.0);
+    PV_CHECK(s->view.azimuth == -90.0 && !s->view.map);
+    PV_CHECK_EQ(run(s, "set view projection yz"), PV_OK);
+    PV_CHECK(s->view.rot_x == 90.0 && s->view.rot_z == 90.0);
+    PV_CHECK_EQ(run(s, "set view 60,30,2; set view equal xy; set view projection xy"), PV_OK);
+    PV_CHECK(s->view.map && s->view.projection == 0 && s->view.azimuth == 0.0);
+    PV_CHECK(s->view.scale == 1.0 && s->view.equal == 0 && s->view.rot_x == 60.0);
+    PV_CHECK_EQ(run(s, "set view 10"), PV_OK); /* leaving the map: the surface's scale */
+    PV_CHECK(!s->view.map && s->view.rot_x == 10.0 && s->view.scale == 2.0);
+    expect_error(s, "set view projection", "expecting xy or xz or yz", "t.gp:1:20", true);
+
+    PV_CHECK_EQ(run(s, "set nokey; set noborder; set nolog x; set nomztics; set nocontour"),
+                PV_OK);
+    PV_CHECK(!s->key.on && s->border == 0);
+    expect_error(s, "set nox", "unrecognized option 'nox'", "t.gp:1:5", true);
+    expect_error(s, "set noxtics 1", "unexpected or unrecognized token: 1", "t.gp:1:13", true);
+    pv_settings_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -666,6 +751,8 @@ int main(int argc, char **argv)
     test_errors();
     test_warn_once();
     test_show();
+    test_colorspec();
+    test_key_view_no();
     int rc = pv_test_result("test_settings");
     pv_env_destroy(env);
     pv_ctx_destroy(ctx);
