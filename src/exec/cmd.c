@@ -280,6 +280,9 @@ static pv_status set_body(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     if (pv_cur_accept_word(c, "vzr$ange")) return pv_cmd_set_vrange(I, c, exec, 2);
     if (pv_cur_accept_word(c, "pr$int")) return pv_cmd_set_print(I, c, exec);
     if (pv_cur_is_word(c, "tab$le")) return pv_cmd_set_table(I, c, exec);
+    /* gnuplot's old negations `set noprint`, `set notable` */
+    if (pv_cur_accept_word(c, "nopr$int")) return pv_cmd_unset_print(I, c, exec);
+    if (pv_cur_is_word(c, "notab$le")) return pv_cmd_unset_table(I, c, exec);
     return pv_settings_set(I->set, I->env, c, exec);
 }
 

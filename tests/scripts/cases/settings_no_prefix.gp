@@ -10,4 +10,9 @@ set nocontour
 set title "T"
 set notitle
 show title
+set print "p.txt"
+set noprint
+print "to stderr again"
+set table "t.txt"
+set notable
 print "done"
