@@ -58,6 +58,8 @@ struct pv_interp {
     char *script_name;       /* the first script run (default frame names, DEC-10) */
     long default_frames;     /* frames written under default names so far */
     char *last_splot;        /* text after `splot` of the last splot run (for replot) */
+    const pv_toklist *inline_tl; /* the token list of the last inline block read ... */
+    size_t inline_next;      /* ... and the token after it (iterations read in turn) */
     const char *skip_warned[32]; /* element kinds already reported as not drawn (their
                                     static `why` texts): each is named once per script */
     int nskip_warned;
@@ -157,6 +159,10 @@ pv_status pv_exec_locate(pv_interp *I, const pv_cursor *c, size_t off);
  * command's source (the file name) instead of unlocated. */
 pv_status pv_exec_read_file(pv_interp *I, pv_cursor *c, size_t off, const char *path,
                             char **data, size_t *len);
+/* The text of a data source of kind PV_DS_FILE: the file (pv_exec_read_file), or for '-'
+ * a copy of its next inline data block (one per use: `plot for [i=1:2] '-'` reads two). */
+pv_status pv_exec_read_source(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
+                              char **data, size_t *len);
 
 /* ---- cmd.c: dispatch ----------------------------------------------------------------- */
 

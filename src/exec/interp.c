@@ -302,8 +302,8 @@ static pv_status run_range(pv_interp *I, const pv_toklist *tl, size_t lo, size_t
     while (p < hi) {
         const pv_token *t = &tl->tok[p];
         if (t->kind == PV_TK_EOF) break;
-        if (t->kind == PV_TK_NEWLINE || t->kind == PV_TK_SEMI) {
-            p++;
+        if (t->kind == PV_TK_NEWLINE || t->kind == PV_TK_SEMI || t->kind == PV_TK_INLINE) {
+            p++; /* inline data blocks are read by their command (pv_exec_read_source) */
             continue;
         }
         if (tok_is_op(t, "}")) return tok_error(I, tl, p, "unexpected '}'");
@@ -344,6 +344,7 @@ pv_status pv_exec_source(pv_interp *I, pv_source *src)
         I->depth--;
         if (I->depth == 0) I->flow = PV_FLOW_NONE;
     }
+    if (I->inline_tl == &tl) I->inline_tl = NULL;
     pv_toklist_fini(&tl);
     pv_source_destroy(src);
     return st;
