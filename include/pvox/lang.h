@@ -29,6 +29,8 @@ typedef struct pv_source {
     int first_line;    /* line number of text[0]: 1 for files, the origin line for macros */
     size_t *line_off;  /* byte offset of the start of each line */
     int nlines;        /* entries in line_off */
+    bool stdin_data;   /* an `eval` string: gnuplot reads inline data '-' from standard
+                          input there, so the lexer takes no inline blocks */
 } pv_source;
 
 /* Copy `text` (len bytes) into a new source. Returns NULL (PV_ENOMEM in ctx) on failure. */

@@ -109,8 +109,8 @@ pv_status pv_exec_read_source(pv_interp *I, pv_cursor *c, const pv_data_spec *ds
                                "data only for a quoted '-' in the command");
     if (t->data_count == 0)
         return pv_source_error(I->ctx, PV_ESCRIPT, tl->src, ds->name_off,
-                               "inline data '-' inside a { } block: gnuplot reads it from "
-                               "standard input there, pvox does not");
+                               "inline data '-' inside a { } block or an eval: gnuplot "
+                               "reads it from standard input there, pvox does not");
     const pv_token *b = inline_block(I, tl, t);
     *len = b->slen;
     *data = malloc(b->slen + 1);

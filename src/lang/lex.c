@@ -276,8 +276,9 @@ static bool inline_end_line(const lexer *L, size_t p)
     return p < L->len && (L->t[p] == 'e' || L->t[p] == 'E');
 }
 
-/* One inline block from L->pos: a PV_TK_INLINE token; L->pos goes past its `e` line. */
-static pv_status inline_block(lexer *L)
+/* One inline block from L->pos: a PV_TK_INLINE token; L->pos goes past its `e` line.
+ * *open is set when the source ended before the terminator line. */
+static pv_status inline_block(lexer *L, bool *open)
 {
     size_t body = L->pos, p = body;
     while (p < L->len && !inline_end_line(L, p)) {
@@ -289,6 +290,7 @@ static pv_status inline_block(lexer *L)
     k->sval = pvl_strndup(L->t + body, p - body);
     if (!k->sval) return pv_err(L->ctx, PV_ENOMEM, "out of memory");
     k->slen = p - body;
+    *open = p >= L->len;
     while (p < L->len && L->t[p] != '\n') p++; /* the terminator line */
     L->pos = p < L->len ? p + 1 : p;
     return PV_OK;
@@ -299,16 +301,25 @@ static pv_status inline_block(lexer *L)
 static pv_status maybe_inline(lexer *L, size_t hi)
 {
     size_t lo = L->line_start, n = 0;
+    if (L->src->stdin_data) return PV_OK;
     pv_status st = pvl_inline_scan(L->ctx, L->src, L->tok, lo, hi, &L->depth, &L->last_plot, &n);
     if (st != PV_OK || n == 0) return st;
     size_t next = L->ntok;
+    bool open = false;
     for (size_t k = 0; k < n; k++)
-        if ((st = inline_block(L)) != PV_OK) return st;
+        if ((st = inline_block(L, &open)) != PV_OK) return st;
+    size_t reader = hi;
     for (size_t i = lo; i < hi; i++) {
         if (L->tok[i].data_count == 0) continue;
+        if (reader == hi) reader = i;
         L->tok[i].data_first = next;
         next += L->tok[i].data_count;
     }
+    /* gnuplot ends the data at the end of the file silently; a forgotten `e` would have
+     * made the rest of the script data, so pvox says so */
+    if (open)
+        pv_source_warn(L->ctx, L->src, L->tok[reader].start,
+                       "inline data runs to the end of the file: no line 'e' ends it");
     return PV_OK;
 }
 

@@ -14,7 +14,8 @@
  *   integer constants (or a literal string for `for [s in "..."]`);
  * - replot also reads again the blocks of the last plot/splot of the same source, as
  *   gnuplot does when it replays that command (they follow the replot line);
- * - stats, vfill, vgfill: a quoted '-' as the source after optional ranges / `sample`;
+ * - vfill, vgfill: as plot elements (sources separated by commas);
+ * - stats: a quoted '-' as the source after optional ranges / `sample`;
  * - fit: the first quoted '-' after the fitted expression;
  * - set palette file '-'.
  *
@@ -177,7 +178,7 @@ static pv_status plot_elements(scan *S, size_t i, size_t end, int64_t *n)
     return PV_OK;
 }
 
-/* stats / vfill / vgfill: the source after optional ranges and `sample`. */
+/* stats: the source after optional ranges and `sample`. */
 static int64_t single_source(scan *S, size_t i, size_t end)
 {
     while (i < end && (is_op(&S->tok[i], "[") || is_word(&S->tok[i], "sample")))
@@ -250,7 +251,9 @@ static pv_status statement(scan *S, size_t i, size_t end, int depth, size_t *las
         *n = (int64_t)*last_plot + own;
         cmd->data_count = (size_t)*n;
         *last_plot = (size_t)*n;
-    } else if (is_word(cmd, "stat$s") || is_word(cmd, "vfill") || is_word(cmd, "vgfill")) {
+    } else if (is_word(cmd, "vfill") || is_word(cmd, "vgfill")) {
+        st = plot_elements(S, i + 1, end, n); /* sources separated by commas, as plot */
+    } else if (is_word(cmd, "stat$s")) {
         *n = single_source(S, i + 1, end);
     } else if (is_word(cmd, "f$it")) {
         *n = fit_source(S, i + 1, end);
