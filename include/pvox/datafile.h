@@ -69,6 +69,50 @@ typedef struct pv_data_opts {
                                       previous values are restored after the iteration. */
 } pv_data_opts;
 
+/* `matrix` layouts (GP-x: ASCII matrix data is read whole and then walked as gnuplot's
+ * binary reader does: columns 1 and 2 are x and y, 3 the value, $0 the value too,
+ * column(-1) the row, column(-2) the matrix). */
+typedef enum pv_matrix_kind {
+    PV_MATRIX_NONE,
+    PV_MATRIX_UNIFORM,    /* `matrix`: x and y are the column and row numbers */
+    PV_MATRIX_NONUNIFORM  /* `nonuniform matrix`, `binary` alone: the first row gives x
+                             (after a count or a placeholder), the first column y */
+} pv_matrix_kind;
+
+/* Element types of general binary fields (`format="%float%uchar"`). */
+typedef enum pv_bin_type {
+    PV_BIN_CHAR, PV_BIN_UCHAR, PV_BIN_SHORT, PV_BIN_USHORT, PV_BIN_INT, PV_BIN_UINT,
+    PV_BIN_LONG, PV_BIN_ULONG, PV_BIN_LONGLONG, PV_BIN_ULONGLONG, PV_BIN_FLOAT,
+    PV_BIN_DOUBLE
+} pv_bin_type;
+
+#define PV_BIN_FIELDS_MAX 64
+
+typedef enum pv_bin_endian {
+    PV_ENDIAN_DEFAULT, PV_ENDIAN_LITTLE, PV_ENDIAN_BIG, PV_ENDIAN_SWAP, PV_ENDIAN_MIDDLE
+} pv_bin_endian;
+
+/* `binary` options (one record: the first of a `:`-separated list). */
+typedef struct pv_data_binary {
+    bool general;            /* array/record/format/filetype given: general binary */
+    bool generate;           /* `array`: x (and y) generated from the point counters */
+    int nfields;             /* fields in `format` (skipped `%*type` not counted) */
+    unsigned char type[PV_BIN_FIELDS_MAX];          /* pv_bin_type of each field */
+    int64_t skip_before[PV_BIN_FIELDS_MAX + 1];     /* bytes skipped before field k (and
+                                                       after the last, at nfields) */
+    int64_t dim[2];          /* array/record sizes: points per line, lines; 0 none, -1 Inf */
+    double delta[2];         /* dx, dy (0: 1) */
+    bool has_delta[2];
+    bool flip[2];            /* flipx / flipy / flip=x|y */
+    bool transpose;          /* transpose / scan=yx */
+    int trans;               /* 0 default, 1 origin=, 2 center= */
+    double trans_pt[3];      /* the origin or centre */
+    double rotation;         /* radians */
+    int64_t skip;            /* skip= bytes before the record */
+    pv_bin_endian endian;
+    char filetype[8];        /* "" none, else the filetype= name (lower case) */
+} pv_data_binary;
+
 typedef struct pv_data_spec {
     pv_ds_kind kind;
     char *name;                    /* file path or "$name"; NULL for '+'/'++' */
@@ -91,6 +135,12 @@ typedef struct pv_data_spec {
                                       caller passes the text of its inline block */
     size_t inline_tok;             /* the '-' token (its data_first/data_count link the
                                       blocks); SIZE_MAX: '-' came from an expression */
+    pv_matrix_kind matrix;         /* `matrix` / `nonuniform matrix` / `binary` matrix */
+    bool matrix_explicit;          /* the word `matrix` was given */
+    bool matrix_colheaders;        /* `matrix columnheaders`: the first row is labels */
+    bool matrix_rowheaders;        /* `matrix rowheaders`: the first column is labels */
+    bool binary;                   /* `binary`: the file's bytes are binary data */
+    pv_data_binary bin;            /* `binary` options */
 } pv_data_spec;
 
 void pv_data_spec_init(pv_data_spec *ds);
@@ -101,6 +151,10 @@ void pv_data_spec_fini(pv_data_spec *ds);
  * for inline data: see inline_data) or a $datablock. Then parse any `using`, `every`,
  * `index`, `skip` clauses that follow, in any order; stops before other keywords (with,
  * title, ...).
+ * ranges `[t=a:b{:step}]` / `[a:b]`, then a string expression (file name, '+', '++'; '-'
+ * is an error) or a $datablock. Then parse any `using`, `every`, `index`, `skip`,
+ * `matrix`, `nonuniform`, `columnheaders`, `rowheaders`, `binary {options}` clauses that
+ * follow, in any order; stops before other keywords (with, title, ...).
  * exec = false compiles the expressions and evaluates nothing; exec = true also evaluates
  * the file name, `every`, `index` and `skip` numbers. Errors are located (PV_ESYNTAX /
  * PV_ESCRIPT). On error ds may be partly filled: pv_data_spec_fini it anyway. */

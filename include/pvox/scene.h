@@ -61,6 +61,7 @@ typedef struct pv_scene_elem {
     size_t *scan;            /* end (one past the last row) of each scan line / data block */
     size_t nscan, capscan;
     const char *why;         /* PV_SCENE_SKIPPED: what is not drawn (static text) */
+    size_t src_off;          /* where the element starts in the plot command (warnings) */
 } pv_scene_elem;
 
 /* A zeroed element of kind PV_SCENE_SKIPPED, style points with the line properties *lp

@@ -334,7 +334,9 @@ pv_status pv_cmd_stats(pv_interp *I, pv_cursor *c, bool exec)
      * at the first row) */
     S.ncol = ds.nusing == 0 ? 0 : ds.nusing;
     if (st == PV_OK)
-        st = pv_data_iterate_ex(I->env, &ds, &opts, data, len, &samp, 2, false, on_event, &S);
+        st = pv_data_iterate_ex(I->env, &ds, &opts, data, len, &samp,
+                                ds.matrix != PV_MATRIX_NONE ? 1 : 2, /* matrix: the values */
+                                false, on_event, &S);
     if (S.ncol == 0) S.ncol = 1;
     if (st == PV_OK) { /* a new stats replaces all of the prefix's variables, even when it
                         * finds no data */

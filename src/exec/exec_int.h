@@ -57,7 +57,11 @@ struct pv_interp {
     long plots_skipped;      /* plot commands not rendered since the last notice */
     char *script_name;       /* the first script run (default frame names, DEC-10) */
     long default_frames;     /* frames written under default names so far */
-    char *last_splot;        /* text after `splot` of the last splot run (for replot) */
+    char *last_splot;        /* text after `plot`/`splot` of the last plot run (replot) */
+    bool last_plot_2d;       /* ... and it was a 2D `plot` */
+    int open_iter_ok;        /* > 0: a `for [i=a:*]` may iterate (plot elements) */
+    int open_iter_depth;     /* open iterations being run */
+    bool open_iter_done;     /* set by a plot element of an open iteration without data */
     const pv_toklist *inline_tl; /* the token list of the last inline block read ... */
     size_t inline_next;      /* ... and the token after it (iterations read in turn) */
     const char *skip_warned[32]; /* element kinds already reported as not drawn (their
@@ -232,5 +236,9 @@ pv_status pv_cmd_unset_table(pv_interp *I, pv_cursor *c, bool exec);
 /* True the first time an element kind (its static `why` text) is skipped in this run:
  * each kind pvox does not draw is named once per script (exec/util.c). */
 bool pv_plot_first_skip(pv_interp *I, const char *why);
+/* The first time `what` (static text, e.g. "`with lines`") is skipped: the warning
+ * "`what` is not drawn by pvox 0.x`also`" at off of src. */
+void pv_plot_warn_skip(pv_interp *I, const pv_source *src, size_t off, const char *what,
+                       const char *also);
 
 #endif /* PV_EXEC_INT_H */

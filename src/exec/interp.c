@@ -420,8 +420,9 @@ static pv_status finish_run(pv_interp *I, pv_status st)
 {
     if (--I->run_depth > 0) return st;
     if (I->plots_skipped > 0) {
-        pv_msg(I->ctx, "pvox: plotting is not built yet; %ld plot command%s skipped\n",
-               I->plots_skipped, I->plots_skipped == 1 ? "" : "s");
+        pv_msg(I->ctx, "pvox: 2D `plot` is not drawn by pvox " PV_VERSION_MAJOR_MINOR
+               ": %ld plot command%s skipped\n", I->plots_skipped,
+               I->plots_skipped == 1 ? "" : "s");
         I->plots_skipped = 0;
     }
     /* script errors are deterministic, but agree anyway so no rank can be left behind */

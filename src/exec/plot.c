@@ -74,15 +74,36 @@ static pv_status parse_range(pv_cursor *c, range_spec *r)
  * Style clauses
  * ===================================================================================== */
 
+/* gnuplot 5.4's plot styles, in its order: the first entry a word abbreviates wins
+ * (`w e` is errorbars). The text before `$` is the shortest abbreviation. */
 static const char *const style_names[] = {
-    "l$ines", "p$oints", "linesp$oints", "lp", "d$ots", "i$mpulses", "pm3d", "iso$surface",
-    "table", "lab$els", "vec$tors", "surf$ace", "ima$ge", "rgbima$ge", "rgba$lpha",
-    "st$eps", "fs$teps", "his$teps", "boxes", "filledc$urves", "circ$les", "zerror$fill",
-    "err$orbars", "yerr$orbars", "xerr$orbars", "xyerr$orbars", "errorl$ines",
-    "yerrorl$ines", "xerrorl$ines", "xyerrorl$ines", "boxe$rrorbars", "boxxy$errorbars",
-    "fin$ancebars", "candle$sticks", "ell$ipses", "hist$ograms", "parallel$axes",
-    "cont$ourfill", "spider$plot", "boxp$lot", "pol$ygons", "sect$ors",
+    "l$ines", "i$mpulses", "p$oints", "linesp$oints", "lp", "d$ots", "yerrorl$ines",
+    "errorl$ines", "xerrorl$ines", "xyerrorl$ines", "ye$rrorbars", "e$rrorbars",
+    "xe$rrorbars", "xye$rrorbars", "boxes", "hist$ograms", "filledc$urves", "boxer$rorbars",
+    "boxx$yerrorbars", "st$eps", "fillst$eps", "fs$teps", "his$teps", "vec$tors",
+    "fin$ancebars", "can$dlesticks", "boxplot", "pm$3d", "labels", "ima$ge", "rgbima$ge",
+    "rgba$lpha", "cir$cles", "ell$ipses", "sur$face", "parallel$axes", "table",
+    "zerror$fill", "isosurface", "spider$plot", "polygon$s",
 };
+
+/* What a skipped element of a style is called in its warning ("`with lines`"): static
+ * texts, one per style, so that each kind is reported once. */
+static const char *style_warning_name(const char *style)
+{
+    static char names[sizeof style_names / sizeof style_names[0]][32];
+    for (size_t k = 0; k < sizeof style_names / sizeof style_names[0]; k++) {
+        if (strcmp(style_names[k], style) != 0) continue;
+        if (!names[k][0]) {
+            char *o = names[k];
+            o += sprintf(o, "`with ");
+            for (const char *p = style_names[k]; *p; p++)
+                if (*p != '$') *o++ = *p;
+            strcpy(o, "`");
+        }
+        return names[k];
+    }
+    return "this plot style";
+}
 
 /* An expression argument, or `variable`. */
 static pv_status num_arg(pv_cursor *c)
@@ -122,6 +143,38 @@ static pv_status color_spec(pv_cursor *c)
     return num_arg(c);
 }
 
+/* A recorded fill colour (`fc` of a drawn splot): gnuplot's `fc lt N` / `fc ls N` forms
+ * here (the colour of linetype N, of line style N), the rest by the settings parser.
+ * (gnuplot 5.4 takes these forms after `fc`, not after `lc`.) */
+static pv_status plot_color(pv_interp *I, pv_cursor *c, bool exec, pv_color *out)
+{
+    bool ls = pv_cur_is_word(c, "ls") || pv_cur_is_word(c, "lines$tyle");
+    if (!ls && !pv_cur_is_word(c, "lt") && !pv_cur_is_word(c, "linet$ype"))
+        return pv_settings_parse_color(I->env, c, exec, out);
+    pv_cur_next(c);
+    if (!ls && (pv_cur_is_word(c, "black") || pv_cur_is_word(c, "bgnd") ||
+                pv_cur_is_word(c, "rgb$color") || pv_cur_is_word(c, "pal$ette")))
+        return pv_settings_parse_color(I->env, c, exec, out);
+    pv_code *code = NULL;
+    pv_status st = pv_parse_expr(c, &code);
+    double v = 0;
+    if (st == PV_OK && exec) st = pv_eval_real(I->env, code, &v);
+    pv_code_destroy(code);
+    if (st != PV_OK || !exec) return st;
+    int n = (int)v;
+    const pv_settings *set = I->set;
+    if (ls && n >= 1 && n < set->nlinestyle && set->linestyle[n].defined &&
+        set->linestyle[n].lc.kind != PV_COLOR_DEFAULT) {
+        *out = set->linestyle[n].lc;
+        return PV_OK;
+    }
+    if (ls && n >= 1 && n < set->nlinestyle && set->linestyle[n].defined)
+        n = set->linestyle[n].lt;
+    out->kind = n < 0 ? PV_COLOR_BLACK : PV_COLOR_LT;
+    out->lt = n;
+    return PV_OK;
+}
+
 static bool starts_number(const pv_cursor *c)
 {
     const pv_token *t = pv_cur_peek(c);
@@ -154,6 +207,28 @@ static pv_status fill_style(pv_cursor *c)
     }
 }
 
+/* A position `{first|second|graph|screen|character} x, {..} y {, {..} z}` (parsed). The
+ * commas belong to the position unless a new plot element follows (a string or a
+ * datablock source). */
+static pv_status parse_position(pv_cursor *c)
+{
+    for (int k = 0; k < 3; k++) {
+        if (k > 0) {
+            const pv_token *n = pv_cur_peek_at(c, 1);
+            if (!pv_cur_is_op(c, ",") || n->kind == PV_TK_STRING || n->kind == PV_TK_DOLLAR ||
+                (n->kind == PV_TK_NAME && strcmp(n->sval, "for") == 0))
+                return PV_OK;
+            pv_cur_next(c);
+        }
+        if (pv_cur_accept_word(c, "fir$st") || pv_cur_accept_word(c, "sec$ond") ||
+            pv_cur_accept_word(c, "gr$aph") || pv_cur_accept_word(c, "sc$reen") ||
+            pv_cur_accept_word(c, "char$acter") || pv_cur_accept_word(c, "pol$ar")) {}
+        pv_status st = num_arg(c);
+        if (st != PV_OK) return st;
+    }
+    return PV_OK;
+}
+
 /* The pv_plot_style of a style word (index into style_names). */
 static pv_plot_style style_of(const char *name)
 {
@@ -162,10 +237,22 @@ static pv_plot_style style_of(const char *name)
     if (!strcmp(name, "linesp$oints") || !strcmp(name, "lp")) return PV_STYLE_LINESPOINTS;
     if (!strcmp(name, "d$ots")) return PV_STYLE_DOTS;
     if (!strcmp(name, "i$mpulses")) return PV_STYLE_IMPULSES;
-    if (!strcmp(name, "pm3d")) return PV_STYLE_PM3D;
-    if (!strcmp(name, "surf$ace")) return PV_STYLE_SURFACE;
-    if (!strcmp(name, "iso$surface")) return PV_STYLE_ISOSURFACE;
+    if (!strcmp(name, "pm$3d")) return PV_STYLE_PM3D;
+    if (!strcmp(name, "sur$face")) return PV_STYLE_SURFACE;
+    if (!strcmp(name, "isosurface")) return PV_STYLE_ISOSURFACE;
     return PV_STYLE_OTHER;
+}
+
+/* The warning name of an element drawn in the `set style data` style. */
+static const char *default_style_name(pv_plot_style st)
+{
+    switch (st) {
+    case PV_STYLE_LINES: return "`with lines`";
+    case PV_STYLE_LINESPOINTS: return "`with linespoints`";
+    case PV_STYLE_IMPULSES: return "`with impulses`";
+    case PV_STYLE_SURFACE: return "`with surface`";
+    default: return "the `set style data` style";
+    }
 }
 
 /* A numeric clause argument: evaluated into *v when running with a style record, else
@@ -207,6 +294,9 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             *style = style_names[k];
             pv_cur_next(c);
             if (rs) rs->style = style_of(style_names[k]);
+            /* image styles: `pixels` / `failsafe` (a drawing choice; images are not drawn) */
+            if (strstr(style_names[k], "ima") || strstr(style_names[k], "rgba"))
+                if (!pv_cur_accept_word(c, "pixels")) pv_cur_accept_word(c, "failsafe");
             /* `above T` / `below T` only right after the style word (GP-6.1) */
             if (pv_cur_is_word(c, "above") || pv_cur_is_word(c, "below")) {
                 bool below = pv_cur_is_word(c, "below");
@@ -241,7 +331,7 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             if (rs) st = pv_settings_parse_color(I->env, c, ex, &rs->lp.lc);
             else st = color_spec(c);
         } else if (pv_cur_accept_word(c, "fc") || pv_cur_accept_word(c, "fillc$olor")) {
-            if (rs) st = pv_settings_parse_color(I->env, c, ex, &rs->fc);
+            if (rs) st = plot_color(I, c, ex, &rs->fc);
             else st = color_spec(c);
         } else if (pv_cur_accept_word(c, "tc") || pv_cur_accept_word(c, "textc$olor")) {
             st = color_spec(c);
@@ -311,6 +401,35 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
         } else if (pv_cur_is_word(c, "above") || pv_cur_is_word(c, "below")) {
             return pv_cur_error(c, PV_ESYNTAX, "unexpected or unrecognized token: %s",
                                 pv_cur_is_word(c, "above") ? "above" : "below");
+        } else if (pv_cur_accept_word(c, "off$set")) {
+            st = parse_position(c); /* `with labels` offset: parsed, not drawn */
+        } else if (pv_cur_accept_word(c, "rot$ate")) {
+            if (pv_cur_accept_word(c, "by")) st = num_arg(c);
+            else pv_cur_accept_word(c, "var$iable");
+        } else if (pv_cur_accept_word(c, "font")) {
+            st = num_arg(c);
+        } else if (pv_cur_accept_word(c, "bins")) {
+            if (pv_cur_accept_op(c, "=")) st = num_arg(c);
+        } else if (pv_cur_accept_word(c, "binr$ange")) {
+            if (!pv_cur_is_op(c, "[")) return pv_cur_error(c, PV_ESYNTAX, "expecting binrange [min:max]");
+            range_spec r;
+            if ((st = parse_range(c, &r)) == PV_OK) range_fini(&r);
+        } else if (pv_cur_accept_word(c, "binw$idth") || pv_cur_accept_word(c, "binv$alue")) {
+            pv_cur_accept_op(c, "=");
+            if (pv_cur_accept_word(c, "sum") || pv_cur_accept_word(c, "avg")) continue;
+            st = num_arg(c);
+        } else if (pv_cur_accept_word(c, "band$width") || pv_cur_accept_word(c, "per$iod")) {
+            if (starts_number(c) || pv_cur_peek(c)->kind == PV_TK_NAME) st = num_arg(c);
+        } else if (pv_cur_accept_word(c, "lef$t") || pv_cur_accept_word(c, "cen$ter") ||
+                   pv_cur_accept_word(c, "centre") || pv_cur_accept_word(c, "rig$ht") ||
+                   pv_cur_accept_word(c, "norot$ate") || pv_cur_accept_word(c, "box$ed") ||
+                   pv_cur_accept_word(c, "point") || pv_cur_accept_word(c, "nopo$int") ||
+                   pv_cur_accept_word(c, "hyper$text") || pv_cur_accept_word(c, "front") ||
+                   pv_cur_accept_word(c, "back") || pv_cur_accept_word(c, "vol$atile") ||
+                   pv_cur_accept_word(c, "noauto$scale") || pv_cur_accept_word(c, "nocl$ip") ||
+                   pv_cur_accept_word(c, "noborder") || pv_cur_accept_word(c, "border") ||
+                   pv_cur_accept_word(c, "fill") || pv_cur_accept_word(c, "nofill")) {
+            /* `with labels` / `with vectors` / data flags: parsed, not drawn */
         } else if (pv_cur_accept_word(c, "pal$ette") || pv_cur_accept_word(c, "nohidden3d") ||
                    pv_cur_accept_word(c, "nocon$tours") || pv_cur_accept_word(c, "nosur$face") ||
                    pv_cur_accept_word(c, "var$iable") || pv_cur_accept_word(c, "filled") ||
@@ -356,6 +475,15 @@ static pv_status classify(pv_interp *I, pv_cursor *c, bool exec, bool *is_data)
     return PV_OK;
 }
 
+/* Any row at all? (stops at the first) */
+static pv_status count_event(void *ud, pv_data_event ev, const pv_data_point *pt)
+{
+    (void)pt;
+    if (ev != PV_DATA_POINT) return PV_OK;
+    *(bool *)ud = true;
+    return PV_OK;
+}
+
 /* Rows of one element for the renderer (every rank evaluates the same rows). */
 typedef struct collect_ctx {
     pv_ctx *ctx;
@@ -369,18 +497,6 @@ static pv_status collect_event(void *ud, pv_data_event ev, const pv_data_point *
     return pv_scene_add_row(cc->ctx, cc->e, pt->vals, pt->nvals);
 }
 
-/* What a skipped element's warning names (static text: the once-per-kind key). */
-static const char *skipped_style_name(pv_plot_style st)
-{
-    switch (st) {
-    case PV_STYLE_LINES: return "`with lines`";
-    case PV_STYLE_LINESPOINTS: return "`with linespoints`";
-    case PV_STYLE_IMPULSES: return "`with impulses`";
-    case PV_STYLE_SURFACE: return "`with surface`";
-    default: return "this plot style";
-    }
-}
-
 /* Classify a rendered splot element and gather its data. `style` is the style word
  * given with `with` (NULL: none). */
 static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, bool is_data,
@@ -390,7 +506,7 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     bool has_style = style != NULL;
     if (!is_data) {
         re->kind = PV_SCENE_SKIPPED;
-        re->why = "function surfaces (`splot f(x,y)`)";
+        re->why = "`splot` of a function";
         return PV_OK;
     }
     pv_grid *g = ds->kind == PV_DS_DATABLOCK ? pv_gridset_find(I, ds->name) : NULL;
@@ -421,7 +537,7 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     else if (rs->style == PV_STYLE_PM3D) re->kind = PV_SCENE_PM3D;
     else {
         re->kind = PV_SCENE_SKIPPED;
-        re->why = skipped_style_name(rs->style);
+        re->why = has_style ? style_warning_name(style) : default_style_name(rs->style);
         return PV_OK;
     }
     pv_status st = PV_OK;
@@ -455,13 +571,50 @@ static bool clauses_are_iso(pv_cursor *c)
         if (pv_cur_is_op(c, "(") || pv_cur_is_op(c, "[") || pv_cur_is_op(c, "{")) depth++;
         else if (pv_cur_is_op(c, ")") || pv_cur_is_op(c, "]") || pv_cur_is_op(c, "}")) depth--;
         if (depth == 0 && pv_cur_accept_word(c, "w$ith")) {
-            iso = pv_cur_is_word(c, "iso$surface");
+            iso = pv_cur_is_word(c, "isosurface");
             continue;
         }
         pv_cur_next(c);
     }
     c->pos = save;
     return iso;
+}
+
+/* Is an open `for [i=a:*]` being run? (exec/util.c counts them in open_iter_depth) */
+static bool in_open_iteration(const pv_interp *I)
+{
+    return I->open_iter_depth > 0;
+}
+
+/* Does the data element have at least one row? (an open iteration's end) */
+static pv_status element_has_data(pv_interp *I, pv_cursor *c, plot_state *ps,
+                                  pv_data_spec *ds, bool *any)
+{
+    element_input in;
+    *any = false;
+    if (ds->kind == PV_DS_DATABLOCK && pv_gridset_find(I, ds->name)) {
+        *any = true;
+        return PV_OK;
+    }
+    if (pv_plot_open_input(I, c, ps, ds, &in) != PV_OK) {
+        pv_err_clear(I->ctx); /* a missing file: no data */
+        return PV_OK;
+    }
+    pv_status st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, 3,
+                                   count_event, any);
+    free(in.data);
+    return st;
+}
+
+/* Skip one token, or a whole bracketed group. */
+static void skip_token_group(pv_cursor *c)
+{
+    int depth = 0;
+    do {
+        if (pv_cur_is_op(c, "(") || pv_cur_is_op(c, "[") || pv_cur_is_op(c, "{")) depth++;
+        else if (pv_cur_is_op(c, ")") || pv_cur_is_op(c, "]") || pv_cur_is_op(c, "}")) depth--;
+        pv_cur_next(c);
+    } while (depth > 0 && !pv_cur_at_end(c));
 }
 
 static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
@@ -472,13 +625,38 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     pv_status st = PV_OK;
     pv_data_spec ds;
     pv_data_spec_init(&ds);
-    /* `sample [t=a:b]` / `[t=a:b]` before a source: the data module parses them */
+    /* `sample [t=a:b]` / `[t=a:b]` before a source or a function (a piecewise function:
+     * `plot sample [*:1] x, [1:2] cos(x)`): the data module parses the ranges */
+    size_t elem_off = pv_cur_offset(c);
+    bool untitled = false;
+    pv_cur_accept_word(c, "sa$mple");
     if (pv_cur_is_op(c, "[")) st = pv_data_sample_ranges_parse(c, &ds);
-    if (st == PV_OK && (pv_cur_is_word(c, "sample") || ds.has_sample_range[0])) is_data = true;
-    else if (st == PV_OK) st = classify(I, c, exec, &is_data);
+    if (st == PV_OK) st = classify(I, c, exec, &is_data);
     size_t spec_start = c->pos;
     if (st == PV_OK && is_data) st = pv_data_spec_parse(c, I->env, exec, &ds);
+    /* `volatile` (the data may change: nothing to do in a batch run) ends the source
+     * text, as in gnuplot's default title */
+    while (st == PV_OK && is_data && pv_cur_accept_word(c, "vol$atile")) {}
     size_t spec_end = c->pos;
+    if (st == PV_OK && exec && I->open_iter_ok > 0 && in_open_iteration(I)) {
+        /* `for [i=1:*]`: the element without data ends the iteration, and is not drawn */
+        if (!is_data) {
+            pv_data_spec_fini(&ds);
+            return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, elem_off,
+                                   "unbounded iteration in something other than a data plot");
+        }
+        bool any = false;
+        if ((st = element_has_data(I, c, ps, &ds, &any)) == PV_OK && !any) {
+            I->open_iter_done = true;
+            /* gnuplot keeps the empty last curve of a 2D plot, untitled; a splot drops it */
+            if (ps->is_splot) {
+                pv_data_spec_fini(&ds);
+                while (!pv_cur_at_end(c) && !pv_cur_is_op(c, ",")) skip_token_group(c);
+                return PV_OK;
+            }
+            untitled = true;
+        }
+    }
     char *title = NULL;
     bool notitle = false;
     const char *style = NULL;
@@ -492,6 +670,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
         re = &ps->re[ps->nre];
         pv_lp lp = pv_lp_default();
         pv_scene_elem_init(re, ps->number, &lp);
+        re->src_off = elem_off;
         /* gnuplot's default title: the source as written */
         if (spec_end > spec_start) {
             const pv_token *a = &c->tl->tok[spec_start], *b = &c->tl->tok[spec_end - 1];
@@ -501,11 +680,12 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     if (st == PV_OK)
         st = parse_clauses(I, c, ps, &is_table, exec, &title, &notitle, &style,
                            re ? &re->st : NULL);
+    if (untitled) notitle = true;
     if (st == PV_OK && exec) {
         if (is_table && is_data) {
             st = pv_plot_write_table(I, c, ps, &ds);
             st = st == PV_OK ? pv_plot_add_curve(ps, false, NULL) : st;
-        } else if (I->table_on && re && style && !strcmp(style, "iso$surface")) {
+        } else if (I->table_on && re && style && !strcmp(style, "isosurface")) {
             /* isosurfaces are written as a mesh after the command (plot_mesh.c) */
             re->title = NULL;
             st = collect_element(I, c, ps, is_data, &ds, style, re);
@@ -550,7 +730,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     return st;
 }
 
-/* `replot {, more}`: run the last splot again, with more elements appended. */
+/* `replot {, more}`: run the last plot or splot again, with more elements appended. */
 static pv_status replot(pv_interp *I, pv_cursor *c, bool exec)
 {
     /* inline data: the replayed command reads the blocks after the replot line (gnuplot) */
@@ -566,8 +746,9 @@ static pv_status replot(pv_interp *I, pv_cursor *c, bool exec)
     for (size_t k = 0; k < rt->data_count; k++) n += c->tl->tok[rt->data_first + k].slen + 3;
     char *text = malloc(n);
     if (!text) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
-    int len = snprintf(text, n, "splot %s%s%.*s\n", I->last_splot, r1 > r0 ? ", " : "",
-                       (int)(r1 - r0), c->tl->src->text + r0);
+    int len = snprintf(text, n, "%s %s%s%.*s\n", I->last_plot_2d ? "plot" : "splot",
+                       I->last_splot, r1 > r0 ? ", " : "", (int)(r1 - r0),
+                       c->tl->src->text + r0);
     for (size_t k = 0; k < rt->data_count && len > 0; k++) {
         const pv_token *b = &c->tl->tok[rt->data_first + k];
         bool nl = b->slen > 0 && b->sval[b->slen - 1] != '\n'; /* the file's last line */
@@ -610,20 +791,23 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
     }
     if (st == PV_OK && pv_cur_at_end(c) && !is_replot)
         return pv_cur_error(c, PV_ESYNTAX, "function to plot expected");
+    I->open_iter_ok++; /* `for [i=1:*]` may iterate over data elements */
     while (st == PV_OK && !pv_cur_at_end(c)) {
         if ((st = element(I, c, exec, &ps)) != PV_OK) break;
         if (!pv_cur_accept_op(c, ",")) break;
     }
+    I->open_iter_ok--;
     if (st == PV_OK) st = pv_exec_expect_end(c);
     if (st == PV_OK && exec && I->table_on) st = pv_plot_write_curves(I, &ps);
     if (st == PV_OK && exec && I->table_on && ps.nre > 0)
         st = pv_plot_write_mesh(I, c, plot_off, ps.re, (int)ps.nre);
-    if (st == PV_OK && exec && ps.is_splot && c->end > 0) {
+    if (st == PV_OK && exec && c->end > 0) {
         size_t text1 = c->tl->tok[c->end - 1].end;
         char *t = text1 > text0 ? strndup(c->tl->src->text + text0, text1 - text0) : NULL;
         if (t) {
             free(I->last_splot);
             I->last_splot = t;
+            I->last_plot_2d = !ps.is_splot;
         }
     }
     if (st == PV_OK && exec && !I->table_on && ps.is_splot && ps.nre > 0) {
@@ -635,19 +819,17 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
         if (!any)
             st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, plot_off,
                                  "no functions or data to plot");
-        else if (!drawable) { /* only what this version cannot draw: no empty picture */
-            const char *why = NULL;
-            for (size_t k = 0; k < ps.nre && !why; k++)
-                if (ps.re[k].why && pv_plot_first_skip(I, ps.re[k].why)) why = ps.re[k].why;
-            if (why)
-                pv_source_warn(I->ctx, c->tl->src, plot_off,
-                               "%s: not drawn by this version of pvox: nothing to draw, "
-                               "no picture written", why);
+        else {
+            /* name every kind this version does not draw, once per script */
+            for (size_t k = 0; k < ps.nre; k++)
+                if (ps.re[k].kind == PV_SCENE_SKIPPED && ps.re[k].why)
+                    pv_plot_warn_skip(I, c->tl->src, ps.re[k].src_off, ps.re[k].why,
+                                      drawable ? "" : ": nothing else to draw, no picture "
+                                                      "written");
+            if (drawable) st = pv_render_splot(I, c, plot_off, ps.re, (int)ps.nre);
         }
-        else
-            st = pv_render_splot(I, c, plot_off, ps.re, (int)ps.nre);
     }
-    else if (st == PV_OK && exec && (ps.needs_render || is_replot)) I->plots_skipped++;
+    else if (st == PV_OK && exec && ps.needs_render) I->plots_skipped++;
     for (size_t k = 0; k < ps.nre; k++) pv_scene_elem_fini(I->ctx, &ps.re[k]);
     pv_free(I->ctx, ps.re, ps.capre * sizeof *ps.re);
     pv_plot_free_curves(&ps);

@@ -448,9 +448,6 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
 pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e, int n)
 {
     pv_ctx *ctx = I->ctx;
-    for (int k = 0; k < n; k++)
-        if (e[k].kind == PV_SCENE_SKIPPED && e[k].why && pv_plot_first_skip(I, e[k].why))
-            pv_warn_once(ctx, -1, "%s: not drawn by this version of pvox (skipped)", e[k].why);
     char *path = output_path(I);
     if (!path) return pv_status_agree(ctx, pv_err(ctx, PV_ENOMEM, "out of memory"));
     if (pv_ckpt_skip_plot(I, path)) {

@@ -107,6 +107,9 @@ pv_status pv_exec_read_source(pv_interp *I, pv_cursor *c, const pv_data_spec *ds
         return pv_source_error(I->ctx, PV_ESCRIPT, tl->src, ds->name_off,
                                "inline data '-' given by an expression: pvox reads inline "
                                "data only for a quoted '-' in the command");
+    if (t->data_count == 0 && ds->binary)
+        return pv_source_error(I->ctx, PV_ESCRIPT, tl->src, ds->name_off,
+                               "binary inline data '-' is not supported by pvox");
     if (t->data_count == 0)
         return pv_source_error(I->ctx, PV_ESCRIPT, tl->src, ds->name_off,
                                "inline data '-' inside a { } block or an eval: gnuplot "
@@ -174,6 +177,7 @@ static bool iter_step(pv_interp *I, pv_cursor *c, size_t body_pos, pv_iter_body 
 typedef struct iter_hdr {
     char *var;
     bool is_in;
+    bool open_end;  /* `for [i=a:*]`: until a plot element finds no data */
     int64_t a, b, step;
     char **words;
     int nwords;
@@ -211,6 +215,13 @@ static pv_status parse_iter_header(pv_interp *I, pv_cursor *c, bool exec, iter_h
                 return pv_cur_error(c, PV_ESYNTAX, "expecting ':'");
             }
             size_t off = pv_cur_offset(c);
+            if (k == 1 && pv_cur_is_op(c, "*")) {
+                if (I->open_iter_ok <= 0)
+                    return pv_cur_error(c, PV_ESYNTAX, "unbounded iteration not accepted here");
+                pv_cur_next(c);
+                h->open_end = true;
+                continue;
+            }
             if ((st = pv_exec_expr(I, c, exec, &v)) != PV_OK) return st;
             if (exec) {
                 if (v.type == PV_V_INT) *dst[k] = v.i;
@@ -259,6 +270,23 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
             pv_value_free(&w);
             if (st != PV_OK || iter_step(I, c, body_pos, body, ud, &st)) break;
         }
+    } else if (h.open_end) {
+        /* the body says when to stop: a plot element that finds no data */
+        bool outer_done = I->open_iter_done;
+        I->open_iter_done = false;
+        I->open_iter_depth++;
+        for (int64_t i = h.a; !I->open_iter_done; i += h.step, n++) {
+            if (n >= 1000000) { /* e.g. '+' never runs out of rows */
+                st = pv_cur_error(c, PV_ESCRIPT, "open iteration still finds data after %ld "
+                                  "steps", n);
+                break;
+            }
+            pv_value w = pv_int(i);
+            if ((st = pv_env_set(I->env, h.var, &w)) != PV_OK) break;
+            if (iter_step(I, c, body_pos, body, ud, &st)) break;
+        }
+        I->open_iter_depth--;
+        I->open_iter_done = outer_done;
     } else {
         for (int64_t i = h.a; h.step > 0 ? i <= h.b : i >= h.b; i += h.step, n++) {
             pv_value w = pv_int(i);
@@ -356,6 +384,14 @@ void pv_exec_data_opts(pv_interp *I, pv_data_opts *o, char sep[2])
     o->commentschars = s->datafile.commentschars;
     o->dummy[0] = s->dummy[0][0] ? s->dummy[0] : NULL;
     o->dummy[1] = s->dummy[1][0] ? s->dummy[1] : NULL;
+}
+
+void pv_plot_warn_skip(pv_interp *I, const pv_source *src, size_t off, const char *what,
+                       const char *also)
+{
+    if (!pv_plot_first_skip(I, what)) return;
+    pv_source_warn(I->ctx, src, off, "%s is not drawn by pvox " PV_VERSION_MAJOR_MINOR "%s", what,
+                   also ? also : "");
 }
 
 bool pv_plot_first_skip(pv_interp *I, const char *why)

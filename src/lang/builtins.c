@@ -96,6 +96,7 @@ static const pv_builtin_desc table[B_COUNT] = {
     [B_WEEKDATE_ISO] = {"weekdate_iso", 3, BF_PURE, pv_bi_weekdate},
     [B_WEEKDATE_CDC] = {"weekdate_cdc", 3, BF_PURE, pv_bi_weekdate},
     [B_AIRY] = {"airy", 1, BF_PURE, pv_bi_airy},
+    [B_BESIN] = {"besin", 2, BF_PURE, pv_bi_bessel},
 };
 
 int pv_builtin_lookup(const char *name)

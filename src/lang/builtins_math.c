@@ -296,6 +296,27 @@ void pv_bi_special2(PV_BI_ARGS)
     }
 }
 
+/* I_n(x), the modified Bessel function of integer order n: its power series
+ * sum_k (x/2)^(2k+n) / (k! (k+n)!), whose terms are all positive (no cancellation);
+ * I_-n = I_n and I_n(-x) = (-1)^n I_n(x). */
+static double bes_in(int64_t n, double x)
+{
+    if (n < 0) n = -n;
+    double ax = fabs(x), h = ax / 2, q = h * h;
+    double t = 1.0;
+    for (int64_t k = 1; k <= n; k++) {
+        t *= h / (double)k;
+        if (t == 0.0) return 0.0;
+    }
+    double sum = t;
+    for (int64_t k = 1; k < 100000; k++) {
+        t *= q / ((double)k * (double)(k + n));
+        sum += t;
+        if (t <= sum * 1e-17 || !isfinite(sum)) break;
+    }
+    return (x < 0 && (n & 1)) ? -sum : sum;
+}
+
 void pv_bi_bessel(PV_BI_ARGS)
 {
     PV_BI_UNUSED();
@@ -314,6 +335,7 @@ void pv_bi_bessel(PV_BI_ARGS)
         }
         double x = pv_value_real(&args[1]);
         if (id == B_BESJN) y = jn((int)a->i, x);
+        else if (id == B_BESIN) y = bes_in(a->i, x);
         else if (id == B_BESYN) y = x > 0.0 ? yn((int)a->i, x) : (double)NAN;
         else y = pv_sf_expint_n((int)a->i, x);
     }

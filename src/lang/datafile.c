@@ -4,15 +4,17 @@
  *
  *     {sample [t=a:b{:s}]{[v=c:d{:s}]}} SOURCE {using A:B:...} {every a:b:c:d:e:f}
  *                                         {index n{:m{:s}}} {skip N}
+ *                                         {{nonuniform} matrix {columnheaders} {rowheaders}}
+ *                                         {binary {binary options}}
  *
  * SOURCE is a quoted file name or a string expression (`"data".i.".txt"`), a $datablock,
  * '+', '++' or '-' (inline data: the lexer keeps its block, the caller reads it). The
  * clauses may come in any order; parsing stops before any other word (with, title, ...),
- * which the caller handles. In check mode (exec = false) expressions are compiled and nothing is
- * evaluated; in exec mode the file name and the `every`/`index`/`skip` numbers are
- * evaluated here, `using` expressions later, once per row (datafile_read.c).
+ * which the caller handles. In check mode (exec = false) expressions are compiled and
+ * nothing is evaluated; in exec mode the file name and the `every`/`index`/`skip` numbers
+ * are evaluated here, `using` expressions later, once per row (datafile_read.c).
  */
-#include "pvox/datafile.h"
+#include "datafile_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +75,9 @@ static pv_status one_range(pv_cursor *c, pv_data_spec *ds, int k)
     }
     pv_code **dst[3] = {&ds->sample_lo[k], &ds->sample_hi[k], &ds->sample_step[k]};
     for (int f = 0; f < 3; f++) {
-        if (!field_empty(c, "]")) {
+        if (f < 2 && pv_cur_is_op(c, "*")) {
+            pv_cur_next(c); /* `*`: that end of the axis range */
+        } else if (!field_empty(c, "]")) {
             pv_status st = pv_parse_expr(c, dst[f]);
             if (st != PV_OK) return st;
         }
@@ -293,6 +297,55 @@ static pv_status parse_index(pv_cursor *c, pv_env *env, bool exec, pv_data_spec 
     return PV_OK;
 }
 
+/* ---- matrix / binary --------------------------------------------------------------- */
+
+static pv_status dup_error(pv_cursor *c)
+{
+    return pv_cur_error(c, PV_ESYNTAX, "duplicated or contradicting arguments in datafile options");
+}
+
+/* `binary {options}`: gnuplot's binary matrix unless a general binary keyword follows. */
+static pv_status parse_binary(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *ds)
+{
+    if (ds->kind == PV_DS_DATABLOCK) return pv_cur_error(c, PV_ESYNTAX, "data blocks cannot be binary");
+    if (ds->kind == PV_DS_PLUS || ds->kind == PV_DS_PLUSPLUS)
+        return pv_cur_error(c, PV_ESYNTAX, "pseudofiles '+' and '++' cannot be binary");
+    pv_cur_next(c);
+    if (ds->binary || ds->skip > 0) return dup_error(c);
+    ds->binary = true;
+    pv_status st = pv_df_binary_opts_parse(c, env, exec, ds);
+    if (st == PV_OK)
+        ds->matrix = ds->bin.general ? PV_MATRIX_NONE : PV_MATRIX_NONUNIFORM;
+    return st;
+}
+
+/* matrix, nonuniform, columnheaders, rowheaders: 1 when one was parsed, 0 none, -1 error */
+static int parse_matrix_word(pv_cursor *c, pv_data_spec *ds, pv_status *st)
+{
+    if (pv_cur_accept_word(c, "mat$rix")) {
+        if (ds->matrix_explicit) return *st = dup_error(c), -1;
+        if (ds->binary && ds->bin.general)
+            return *st = pv_cur_error(c, PV_ESYNTAX,
+                                      "Conflict between some matrix binary and general binary keywords"),
+                   -1;
+        ds->matrix_explicit = true;
+        if (ds->matrix == PV_MATRIX_NONE) ds->matrix = PV_MATRIX_UNIFORM;
+        return 1;
+    }
+    if (pv_cur_accept_word(c, "nonuni$form")) {
+        ds->matrix = PV_MATRIX_NONUNIFORM;
+        if (ds->matrix_colheaders || ds->matrix_rowheaders) return *st = dup_error(c), -1;
+        return 1;
+    }
+    bool col = pv_cur_is_word(c, "columnhead$ers"), row = pv_cur_is_word(c, "rowhead$ers");
+    if (!col && !row) return 0;
+    pv_cur_next(c);
+    if (ds->matrix == PV_MATRIX_NONUNIFORM || !ds->matrix_explicit) return *st = dup_error(c), -1;
+    if (col) ds->matrix_colheaders = true;
+    else ds->matrix_rowheaders = true;
+    return 1;
+}
+
 pv_status pv_data_spec_parse(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *ds)
 {
     ds->src = c->tl->src;
@@ -306,10 +359,20 @@ pv_status pv_data_spec_parse(pv_cursor *c, pv_env *env, bool exec, pv_data_spec 
     while (st == PV_OK) {
         bool *seen = NULL;
         int which = 0;
+        int m = parse_matrix_word(c, ds, &st);
+        if (m < 0) return st;
+        if (m > 0) continue;
+        if (pv_cur_is_word(c, "bin$ary")) {
+            st = parse_binary(c, env, exec, ds);
+            continue;
+        }
         if (pv_cur_is_word(c, "u$sing")) which = 1;
         else if (pv_cur_is_word(c, "ev$ery")) which = 2, seen = &seen_every;
         else if (pv_cur_is_word(c, "i$ndex")) which = 3, seen = &seen_index;
-        else if (pv_cur_is_word(c, "sk$ip")) which = 4, seen = &seen_skip;
+        else if (pv_cur_is_word(c, "sk$ip")) {
+            if (ds->binary) return dup_error(c);
+            which = 4, seen = &seen_skip;
+        }
         else break;
         if (seen && *seen)
             return pv_cur_error(c, PV_ESYNTAX,

@@ -169,10 +169,7 @@ static pv_status lex_string(lexer *L)
     size_t n = 0;
     if (!buf) return pv_err(L->ctx, PV_ENOMEM, "out of memory");
     for (;;) {
-        if (p >= L->len || t[p] == '\n') { /* gnuplot closes it silently; pvox refuses */
-            free(buf);
-            return lex_error(L, s, "unterminated string");
-        }
+        if (p >= L->len || t[p] == '\n') break; /* closed at the line end, as gnuplot */
         char c = t[p];
         if (q == '\'') {
             if (c == '\'') {

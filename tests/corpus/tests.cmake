@@ -17,3 +17,14 @@ add_test(NAME corpus.demos
 set_tests_properties(corpus.demos PROPERTIES
   LABELS "corpus;mpi" PROCESSORS 2 TIMEOUT 2400 SKIP_RETURN_CODE 77
   ENVIRONMENT "${PV_MPI_ENV}")
+
+# pvox --check agrees with gnuplot 5.4 on every script of the suite, examples/, jobs/ and
+# bench/ (tests/corpus/check_agrees.py): a script gnuplot runs to the end passes the check,
+# a syntax error pvox reports is one gnuplot stops at too, and the reverse.
+add_test(NAME corpus.check_agrees
+  COMMAND ${pv_corpus_python} ${CMAKE_CURRENT_LIST_DIR}/check_agrees.py
+          --pvox $<TARGET_FILE:pvox> --root ${CMAKE_SOURCE_DIR}
+          --work ${CMAKE_BINARY_DIR}/check_agrees --timeout 60 --jobs 2)
+set_tests_properties(corpus.check_agrees PROPERTIES
+  LABELS "corpus" PROCESSORS 2 TIMEOUT 1800 SKIP_RETURN_CODE 77
+  ENVIRONMENT "${PV_MPI_ENV}")

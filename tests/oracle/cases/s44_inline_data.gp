@@ -58,6 +58,17 @@ e
 25 26
 27 28
 e
+plot '-' u 1:2 w lines
+1 2
+2 3
+e
+replot '-' u 1:2
+3 4
+4 6
+e
+5 6
+6 8
+e
 unset table
 set table "s44_splot.txt"
 splot '-' using 1:2:3 with points
