@@ -131,6 +131,10 @@ typedef struct pv_data_spec {
                                       for messages at iteration time */
     pv_code *name_expr;            /* source given as a string expression (check mode, or
                                       before evaluation); name is filled in exec mode */
+    bool inline_data;              /* the source is '-' (kind PV_DS_FILE, name "-"): the
+                                      caller passes the text of its inline block */
+    size_t inline_tok;             /* the '-' token (its data_first/data_count link the
+                                      blocks); SIZE_MAX: '-' came from an expression */
     pv_matrix_kind matrix;         /* `matrix` / `nonuniform matrix` / `binary` matrix */
     bool matrix_explicit;          /* the word `matrix` was given */
     bool matrix_colheaders;        /* `matrix columnheaders`: the first row is labels */
@@ -143,6 +147,10 @@ void pv_data_spec_init(pv_data_spec *ds);
 void pv_data_spec_fini(pv_data_spec *ds);
 
 /* Parse the data source at the cursor: an optional `sample` keyword followed by one or two
+ * ranges `[t=a:b{:step}]` / `[a:b]`, then a string expression (file name, '+', '++', '-'
+ * for inline data: see inline_data) or a $datablock. Then parse any `using`, `every`,
+ * `index`, `skip` clauses that follow, in any order; stops before other keywords (with,
+ * title, ...).
  * ranges `[t=a:b{:step}]` / `[a:b]`, then a string expression (file name, '+', '++'; '-'
  * is an error) or a $datablock. Then parse any `using`, `every`, `index`, `skip`,
  * `matrix`, `nonuniform`, `columnheaders`, `rowheaders`, `binary {options}` clauses that

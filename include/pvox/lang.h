@@ -29,6 +29,8 @@ typedef struct pv_source {
     int first_line;    /* line number of text[0]: 1 for files, the origin line for macros */
     size_t *line_off;  /* byte offset of the start of each line */
     int nlines;        /* entries in line_off */
+    bool stdin_data;   /* an `eval` string: gnuplot reads inline data '-' from standard
+                          input there, so the lexer takes no inline blocks */
 } pv_source;
 
 /* Copy `text` (len bytes) into a new source. Returns NULL (PV_ENOMEM in ctx) on failure. */
@@ -59,7 +61,10 @@ typedef enum pv_tok_kind {
     PV_TK_COLUMN,    /* $N column reference: ival = N; `$#` has ival = -1 */
     PV_TK_MACRO,     /* @name: sval = "name" */
     PV_TK_OP,        /* operator or punctuation: op holds it, e.g. "**", "<=", "(", "[" */
-    PV_TK_HEREDOC    /* body of `$name << EOD` up to the terminator line: sval (len slen) */
+    PV_TK_HEREDOC,   /* body of `$name << EOD` up to the terminator line: sval (len slen) */
+    PV_TK_INLINE     /* one block of inline data for a '-' source, after the NEWLINE of
+                        its command line: sval (len slen) = the data lines, each with its
+                        '\n', without the terminator line `e` (see pv_lex) */
 } pv_tok_kind;
 
 typedef struct pv_token {
@@ -70,6 +75,9 @@ typedef struct pv_token {
     char *sval;         /* NAME, STRING, DOLLAR, MACRO, HEREDOC (owned by the token list) */
     size_t slen;        /* length of sval (strings may hold NUL bytes) */
     char op[4];         /* PV_TK_OP: the operator text, NUL-terminated */
+    size_t data_first;  /* a '-' data source (STRING) or a `replot` (NAME): index of the
+                           first PV_TK_INLINE block it reads; 0 = none */
+    size_t data_count;  /* the number of blocks it reads (one per iteration) */
 } pv_token;
 
 typedef struct pv_toklist {
@@ -79,7 +87,8 @@ typedef struct pv_toklist {
 } pv_toklist;
 
 /* Tokenise the whole source (comments dropped, `\` continuations joined, datablock bodies
- * captured as one PV_TK_HEREDOC after the `<< EOD` tokens). Errors (unterminated string,
+ * captured as one PV_TK_HEREDOC after the `<< EOD` tokens, inline data blocks as
+ * PV_TK_INLINE tokens after the line of the command that reads them: see lex.c). Errors (unterminated string,
  * bad character, missing exponent, unterminated datablock) are located; gnuplot would close
  * an unterminated string at the end of its line, pvox refuses it. The heredoc body (sval) is the raw text of the lines between the
  * `$name << EOD` line and the terminator, each line with its '\n'; the terminator is the

@@ -85,6 +85,7 @@ pv_status pv_exec_backquotes(pv_interp *I, pv_source **srcp)
         pv_source *ns = pv_source_create(I->ctx, src->name, buf, blen, src->first_line);
         if (!ns) st = I->ctx->err_code ? I->ctx->err_code : PV_ENOMEM;
         else {
+            ns->stdin_data = src->stdin_data;
             pv_source_destroy(src);
             *srcp = ns;
         }

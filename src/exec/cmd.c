@@ -261,6 +261,7 @@ static pv_status cmd_eval(pv_interp *I, pv_cursor *c, bool exec)
     if (st == PV_OK && exec) {
         pv_source *src = pv_source_create(I->ctx, c->tl->src->name, text, strlen(text),
                                           stmt_line(c, off));
+        if (src) src->stdin_data = true; /* gnuplot's '-' reads stdin in an eval */
         st = src ? pv_exec_source(I, src) : PV_ENOMEM;
     }
     free(text);

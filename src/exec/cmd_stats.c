@@ -324,7 +324,7 @@ pv_status pv_cmd_stats(pv_interp *I, pv_cursor *c, bool exec)
     const char *p = prefix && *prefix ? prefix : "STATS";
     char *data = NULL;
     size_t len = 0;
-    if (ds.kind == PV_DS_FILE) st = pv_exec_read_file(I, c, ds.name_off, ds.name, &data, &len);
+    if (ds.kind == PV_DS_FILE) st = pv_exec_read_source(I, c, &ds, &data, &len);
     pv_sampling samp;
     pv_data_opts opts;
     char sep[2];

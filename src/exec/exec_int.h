@@ -62,6 +62,8 @@ struct pv_interp {
     int open_iter_ok;        /* > 0: a `for [i=a:*]` may iterate (plot elements) */
     int open_iter_depth;     /* open iterations being run */
     bool open_iter_done;     /* set by a plot element of an open iteration without data */
+    const pv_toklist *inline_tl; /* the token list of the last inline block read ... */
+    size_t inline_next;      /* ... and the token after it (iterations read in turn) */
     const char *skip_warned[32]; /* element kinds already reported as not drawn (their
                                     static `why` texts): each is named once per script */
     int nskip_warned;
@@ -161,6 +163,10 @@ pv_status pv_exec_locate(pv_interp *I, const pv_cursor *c, size_t off);
  * command's source (the file name) instead of unlocated. */
 pv_status pv_exec_read_file(pv_interp *I, pv_cursor *c, size_t off, const char *path,
                             char **data, size_t *len);
+/* The text of a data source of kind PV_DS_FILE: the file (pv_exec_read_file), or for '-'
+ * a copy of its next inline data block (one per use: `plot for [i=1:2] '-'` reads two). */
+pv_status pv_exec_read_source(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
+                              char **data, size_t *len);
 
 /* ---- cmd.c: dispatch ----------------------------------------------------------------- */
 

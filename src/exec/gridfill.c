@@ -141,14 +141,15 @@ static void eval_scalar(void *ud, int tid, size_t src, size_t n, const double *d
 
 /* Read the sources (every rank, from the broadcast bytes) and keep the accepted rows'
  * coordinates, radii and columns. */
-static pv_status fill_read_sources(pv_interp *I, pv_data_spec *ds, bool grid_units,
-                                   fill_rows *R)
+static pv_status fill_read_sources(pv_interp *I, pv_cursor *c, pv_data_spec *ds,
+                                   bool grid_units, fill_rows *R)
 {
     pv_ctx *ctx = I->ctx;
     char *text = NULL;
     size_t len = 0;
     if (ds->kind == PV_DS_FILE) {
-        pv_status st = pv_read_file_bcast(ctx, ds->name, &text, &len);
+        pv_status st = ds->inline_data ? pv_exec_read_source(I, c, ds, &text, &len)
+                                       : pv_read_file_bcast(ctx, ds->name, &text, &len);
         if (st != PV_OK)
             return st;
     }
@@ -294,7 +295,7 @@ static pv_status run_fill(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
 {
     fill_rows R = {0};
     R.ctx = I->ctx;
-    pv_status st = fill_read_sources(I, ds, grid_units, &R);
+    pv_status st = fill_read_sources(I, c, ds, grid_units, &R);
     if (st != PV_OK) {
         rows_fini(&R);
         return st;

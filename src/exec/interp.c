@@ -247,6 +247,19 @@ static pv_status run_macro_stmt(pv_interp *I, const pv_toklist *tl, size_t p, si
     }
     size_t last = e > p ? tl->tok[e - 1].end : from;
     if (last > from) PUT(src->text + from, last - from);
+    /* the inline data blocks the statement reads follow it again, each ended by `e` */
+    bool data = false;
+    for (size_t i = p; i < e; i++) {
+        const pv_token *t = &tl->tok[i];
+        for (size_t k = 0; k < t->data_count; k++) {
+            const pv_token *b = &tl->tok[t->data_first + k];
+            if (!data) PUT("\n", 1);
+            data = true;
+            PUT(b->sval, b->slen);
+            if (b->slen > 0 && b->sval[b->slen - 1] != '\n') PUT("\n", 1);
+            PUT("e\n", 2);
+        }
+    }
 #undef PUT
     buf[len] = '\0';
     pv_source *ms = pv_source_create(I->ctx, src->name, buf, len, line);
@@ -302,8 +315,8 @@ static pv_status run_range(pv_interp *I, const pv_toklist *tl, size_t lo, size_t
     while (p < hi) {
         const pv_token *t = &tl->tok[p];
         if (t->kind == PV_TK_EOF) break;
-        if (t->kind == PV_TK_NEWLINE || t->kind == PV_TK_SEMI) {
-            p++;
+        if (t->kind == PV_TK_NEWLINE || t->kind == PV_TK_SEMI || t->kind == PV_TK_INLINE) {
+            p++; /* inline data blocks are read by their command (pv_exec_read_source) */
             continue;
         }
         if (tok_is_op(t, "}")) return tok_error(I, tl, p, "unexpected '}'");
@@ -344,6 +357,7 @@ pv_status pv_exec_source(pv_interp *I, pv_source *src)
         I->depth--;
         if (I->depth == 0) I->flow = PV_FLOW_NONE;
     }
+    if (I->inline_tl == &tl) I->inline_tl = NULL;
     pv_toklist_fini(&tl);
     pv_source_destroy(src);
     return st;

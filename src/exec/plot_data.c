@@ -43,7 +43,7 @@ pv_status pv_plot_open_input(pv_interp *I, pv_cursor *c, const plot_state *ps,
 {
     memset(in, 0, sizeof *in);
     if (ds->kind == PV_DS_FILE) {
-        pv_status st = pv_exec_read_file(I, c, ds->name_off, ds->name, &in->data, &in->len);
+        pv_status st = pv_exec_read_source(I, c, ds, &in->data, &in->len);
         if (st != PV_OK) return st;
     }
     fill_sampling(I, ps, ds, &in->samp);

@@ -85,6 +85,43 @@ pv_status pv_exec_read_file(pv_interp *I, pv_cursor *c, size_t off, const char *
     return pv_exec_locate(I, c, off); /* the message is the same on every rank: agreed */
 }
 
+/* The block for this use of a '-' token: the first one, or the next after the last one
+ * read when that was one of the token's own (the iterations of a `plot for` in turn). */
+static const pv_token *inline_block(pv_interp *I, const pv_toklist *tl, const pv_token *t)
+{
+    size_t k = t->data_first;
+    if (I->inline_tl == tl && I->inline_next > k && I->inline_next < k + t->data_count)
+        k = I->inline_next;
+    I->inline_tl = tl;
+    I->inline_next = k + 1;
+    return &tl->tok[k];
+}
+
+pv_status pv_exec_read_source(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
+                              char **data, size_t *len)
+{
+    if (!ds->inline_data) return pv_exec_read_file(I, c, ds->name_off, ds->name, data, len);
+    const pv_toklist *tl = c->tl;
+    const pv_token *t = ds->inline_tok < tl->ntok ? &tl->tok[ds->inline_tok] : NULL;
+    if (!t)
+        return pv_source_error(I->ctx, PV_ESCRIPT, tl->src, ds->name_off,
+                               "inline data '-' given by an expression: pvox reads inline "
+                               "data only for a quoted '-' in the command");
+    if (t->data_count == 0 && ds->binary)
+        return pv_source_error(I->ctx, PV_ESCRIPT, tl->src, ds->name_off,
+                               "binary inline data '-' is not supported by pvox");
+    if (t->data_count == 0)
+        return pv_source_error(I->ctx, PV_ESCRIPT, tl->src, ds->name_off,
+                               "inline data '-' inside a { } block or an eval: gnuplot "
+                               "reads it from standard input there, pvox does not");
+    const pv_token *b = inline_block(I, tl, t);
+    *len = b->slen;
+    *data = malloc(b->slen + 1);
+    if (!*data) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+    memcpy(*data, b->sval, b->slen + 1);
+    return PV_OK;
+}
+
 /* =====================================================================================
  * Iteration: for [i = a:b{:c}] and for [s in "words"]
  * ===================================================================================== */

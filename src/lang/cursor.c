@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const pv_token eof_tok = {PV_TK_EOF, 0, 0, 0, 0.0, NULL, 0, {0}};
+static const pv_token eof_tok = {PV_TK_EOF, 0, 0, 0, 0.0, NULL, 0, {0}, 0, 0};
 
 const pv_token *pv_cur_peek_at(const pv_cursor *c, size_t ahead)
 {

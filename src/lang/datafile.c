@@ -8,11 +8,11 @@
  *                                         {binary {binary options}}
  *
  * SOURCE is a quoted file name or a string expression (`"data".i.".txt"`), a $datablock,
- * '+' or '++'. Inline data '-' is refused (pvox reads scripts in batch). The clauses may
- * come in any order; parsing stops before any other word (with, title, ...), which the
- * caller handles. In check mode (exec = false) expressions are compiled and nothing is
- * evaluated; in exec mode the file name and the `every`/`index`/`skip` numbers are
- * evaluated here, `using` expressions later, once per row (datafile_read.c).
+ * '+', '++' or '-' (inline data: the lexer keeps its block, the caller reads it). The
+ * clauses may come in any order; parsing stops before any other word (with, title, ...),
+ * which the caller handles. In check mode (exec = false) expressions are compiled and
+ * nothing is evaluated; in exec mode the file name and the `every`/`index`/`skip` numbers
+ * are evaluated here, `using` expressions later, once per row (datafile_read.c).
  */
 #include "datafile_int.h"
 
@@ -26,6 +26,7 @@ void pv_data_spec_init(pv_data_spec *ds)
     for (int k = 0; k < 6; k++) ds->every[k] = -1;
     ds->index_lo = ds->index_hi = -1;
     ds->index_step = 1;
+    ds->inline_tok = SIZE_MAX;
 }
 
 void pv_data_spec_fini(pv_data_spec *ds)
@@ -99,11 +100,12 @@ pv_status pv_data_sample_ranges_parse(pv_cursor *c, pv_data_spec *ds)
 
 /* ---- the source ------------------------------------------------------------------- */
 
-static pv_status set_name(pv_cursor *c, pv_data_spec *ds, const char *name, size_t off)
+/* tok: the index of the quoted source token, SIZE_MAX when it came from an expression */
+static pv_status set_name(pv_cursor *c, pv_data_spec *ds, const char *name, size_t tok)
 {
-    if (strcmp(name, "-") == 0) {
-        return pv_source_error(c->ctx, PV_ESYNTAX, c->tl->src, off,
-                               "inline data '-' is not supported (use a datablock)");
+    if (strcmp(name, "-") == 0) { /* inline data: a file whose text the lexer kept */
+        ds->inline_data = true;
+        ds->inline_tok = tok;
     }
     if (strcmp(name, "+") == 0) {
         ds->kind = PV_DS_PLUS;
@@ -133,8 +135,9 @@ static pv_status parse_source(pv_cursor *c, pv_env *env, bool exec, pv_data_spec
     const pv_token *t1 = pv_cur_peek_at(c, 1);
     bool more = t1->kind == PV_TK_OP && (strcmp(t1->op, ".") == 0 || strcmp(t1->op, "[") == 0);
     if (t->kind == PV_TK_STRING && !more) {
+        size_t tok = c->pos;
         pv_cur_next(c);
-        return set_name(c, ds, t->sval, t->start);
+        return set_name(c, ds, t->sval, tok);
     }
     if (t->kind == PV_TK_EOF || t->kind == PV_TK_NEWLINE || t->kind == PV_TK_SEMI)
         return pv_cur_error(c, PV_ESYNTAX, "expected a data source");
@@ -144,7 +147,7 @@ static pv_status parse_source(pv_cursor *c, pv_env *env, bool exec, pv_data_spec
     char *name = NULL;
     st = pv_eval_string(env, ds->name_expr, &name);
     if (st != PV_OK) return st;
-    st = set_name(c, ds, name, ds->name_off);
+    st = set_name(c, ds, name, SIZE_MAX);
     free(name);
     return st;
 }

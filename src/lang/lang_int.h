@@ -264,6 +264,14 @@ double pv_rand_next(int32_t *s1, int32_t *s2);
 char *pv_sprintf_msg(const char *fmt, const pv_value *args, int nargs, const char **err);
 char *pv_gprintf_msg(const char *fmt, double x, const char **err);
 
+/* Inline data (lex_inline.c): for the tokens [lo, hi) of one command line (hi: its
+ * NEWLINE or EOF), set data_count on each token that reads '-' blocks and return their
+ * sum in *nblocks. *depth is the brace depth at the line start, updated to its end;
+ * *last_plot is the block count of the last plot/splot (replot reads it again). An
+ * iteration with bounds that are not constants over a '-' source is a located error. */
+pv_status pvl_inline_scan(pv_ctx *ctx, const pv_source *src, pv_token *tok, size_t lo,
+                          size_t hi, int *depth, size_t *last_plot, size_t *nblocks);
+
 /* ---- misc ----------------------------------------------------------------------------- */
 char *pvl_strdup(const char *s);
 char *pvl_strndup(const char *s, size_t n);

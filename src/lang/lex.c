@@ -10,7 +10,10 @@
  * to the end of the line and a `\` at its end continues it onto the next line.
  * `\`+newline joins lines. A statement `$name << WORD` ends a line whose following
  * raw lines, up to one that starts with WORD (prefix match, as gnuplot), form the datablock
- * body: one PV_TK_HEREDOC token.
+ * body: one PV_TK_HEREDOC token. A line whose commands read inline data '-' (which ones
+ * and how many blocks: lex_inline.c) is followed by its blocks, each up to a line whose
+ * first non-blank character is 'e' or 'E' (or the end of the source, as gnuplot): one
+ * PV_TK_INLINE token per block after the line's NEWLINE; those lines are never lexed.
  */
 #include "lang_int.h"
 
@@ -27,6 +30,9 @@ typedef struct lexer {
     pv_token *tok;
     size_t ntok, cap;
     size_t stmt_start;      /* index of the first token of the current statement */
+    size_t line_start;      /* index of the first token of the current line */
+    int depth;              /* brace depth at the start of the current line */
+    size_t last_plot;       /* inline blocks of the last plot/splot (for replot) */
 } lexer;
 
 static pv_token *push(lexer *L, pv_tok_kind kind, size_t start, size_t end)
@@ -258,6 +264,62 @@ static pv_status maybe_heredoc(lexer *L, size_t nl_index)
     return PV_OK;
 }
 
+/* Is the line at p the end of an inline data block (first non-blank is 'e' or 'E')? */
+static bool inline_end_line(const lexer *L, size_t p)
+{
+    while (p < L->len && (L->t[p] == ' ' || L->t[p] == '\t' || L->t[p] == '\r' ||
+                          L->t[p] == '\v' || L->t[p] == '\f'))
+        p++;
+    return p < L->len && (L->t[p] == 'e' || L->t[p] == 'E');
+}
+
+/* One inline block from L->pos: a PV_TK_INLINE token; L->pos goes past its `e` line.
+ * *open is set when the source ended before the terminator line. */
+static pv_status inline_block(lexer *L, bool *open)
+{
+    size_t body = L->pos, p = body;
+    while (p < L->len && !inline_end_line(L, p)) {
+        while (p < L->len && L->t[p] != '\n') p++;
+        if (p < L->len) p++;
+    }
+    pv_token *k = push(L, PV_TK_INLINE, body, p);
+    if (!k) return PV_ENOMEM;
+    k->sval = pvl_strndup(L->t + body, p - body);
+    if (!k->sval) return pv_err(L->ctx, PV_ENOMEM, "out of memory");
+    k->slen = p - body;
+    *open = p >= L->len;
+    while (p < L->len && L->t[p] != '\n') p++; /* the terminator line */
+    L->pos = p < L->len ? p + 1 : p;
+    return PV_OK;
+}
+
+/* After the line [L->line_start, hi): take the inline blocks its commands read and link
+ * each '-' source (or replot) to its first block. */
+static pv_status maybe_inline(lexer *L, size_t hi)
+{
+    size_t lo = L->line_start, n = 0;
+    if (L->src->stdin_data) return PV_OK;
+    pv_status st = pvl_inline_scan(L->ctx, L->src, L->tok, lo, hi, &L->depth, &L->last_plot, &n);
+    if (st != PV_OK || n == 0) return st;
+    size_t next = L->ntok;
+    bool open = false;
+    for (size_t k = 0; k < n; k++)
+        if ((st = inline_block(L, &open)) != PV_OK) return st;
+    size_t reader = hi;
+    for (size_t i = lo; i < hi; i++) {
+        if (L->tok[i].data_count == 0) continue;
+        if (reader == hi) reader = i;
+        L->tok[i].data_first = next;
+        next += L->tok[i].data_count;
+    }
+    /* gnuplot ends the data at the end of the file silently; a forgotten `e` would have
+     * made the rest of the script data, so pvox says so */
+    if (open)
+        pv_source_warn(L->ctx, L->src, L->tok[reader].start,
+                       "inline data runs to the end of the file: no line 'e' ends it");
+    return PV_OK;
+}
+
 static const char *const ops2[] = {"**", "==", "!=", "<=", ">=", "<<", ">>", "&&", "||", NULL};
 
 static pv_status lex_one(lexer *L)
@@ -270,7 +332,8 @@ static pv_status lex_one(lexer *L)
         if (!push(L, PV_TK_NEWLINE, s, s + 1)) return PV_ENOMEM;
         L->pos++;
         pv_status st = maybe_heredoc(L, idx);
-        L->stmt_start = L->ntok;
+        if (st == PV_OK && L->ntok == idx + 1) st = maybe_inline(L, idx);
+        L->stmt_start = L->line_start = L->ntok;
         return st;
     }
     if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)t[s + 1])))
@@ -336,7 +399,7 @@ static pv_status lex_one(lexer *L)
 
 pv_status pv_lex(pv_ctx *ctx, const pv_source *src, pv_toklist *out)
 {
-    lexer L = {ctx, src, src->text, src->len, 0, NULL, 0, 0, 0};
+    lexer L = {ctx, src, src->text, src->len, 0, NULL, 0, 0, 0, 0, 0, 0};
     pv_status st = PV_OK;
     for (;;) {
         skip_space(&L);
@@ -344,6 +407,8 @@ pv_status pv_lex(pv_ctx *ctx, const pv_source *src, pv_toklist *out)
         st = lex_one(&L);
         if (st != PV_OK) break;
     }
+    /* a last line without a newline: its '-' sources get empty blocks */
+    if (st == PV_OK && L.line_start < L.ntok) st = maybe_inline(&L, L.ntok);
     if (st == PV_OK && !push(&L, PV_TK_EOF, L.len, L.len)) st = PV_ENOMEM;
     out->src = src;
     out->tok = L.tok;

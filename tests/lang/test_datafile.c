@@ -462,7 +462,6 @@ static void test_plusplus(void)
 static void test_errors(void)
 {
     runopts ro = {NULL, NULL, NULL, 0, false, false, false, false};
-    CASE("'-' using 1:2", &ro, "ERR");
     CASE("$nosuch using 1:2", &ro, "ERR");
     CASE("'x.dat' using 1:", &ro, "ERR");
     CASE("'x.dat' using 1:2 using 1:2", &ro, "ERR");
@@ -494,6 +493,20 @@ static void test_errors(void)
     PV_CHECK_EQ(ds.kind, PV_DS_DATABLOCK);
     PV_CHECK_STR(ds.name, "$d2");
     PV_CHECK_EQ(ds.every[0], 2);
+    pv_data_spec_fini(&ds);
+    pv_toklist_fini(&tl);
+    pv_source_destroy(src);
+    /* '-' is inline data: a file the caller reads from the block linked to the token */
+    spec = "'-' using 1:2";
+    src = pv_source_create(ctx, "t.gp", spec, strlen(spec), 1);
+    PV_CHECK(pv_lex(ctx, src, &tl) == PV_OK);
+    c = (pv_cursor){ctx, &tl, 0, tl.ntok - 1};
+    pv_data_spec_init(&ds);
+    PV_CHECK(pv_data_spec_parse(&c, env, true, &ds) == PV_OK);
+    PV_CHECK_EQ(ds.kind, PV_DS_FILE);
+    PV_CHECK(ds.inline_data);
+    PV_CHECK_EQ(ds.inline_tok, 0);
+    PV_CHECK_STR(ds.name, "-");
     pv_data_spec_fini(&ds);
     pv_toklist_fini(&tl);
     pv_source_destroy(src);

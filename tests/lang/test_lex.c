@@ -134,6 +134,58 @@ static void test_heredoc(pv_ctx *ctx)
     PV_CHECK(strstr(ctx->err_msg, "t.gp:1:7: error: unterminated datablock") != NULL);
 }
 
+/* The index of the k-th token of kind `kind` (SIZE_MAX if none). */
+static size_t nth(pv_tok_kind kind, int k)
+{
+    for (size_t i = 0; i < tl.ntok; i++)
+        if (tl.tok[i].kind == kind && k-- == 0) return i;
+    return SIZE_MAX;
+}
+
+static void test_inline(pv_ctx *ctx)
+{
+    /* two sources, two blocks; "end" and " E" end a block, "#e" does not */
+    PV_CHECK_EQ(lex(ctx, "plot '-' u 1:2, \"-\" title '-'\n1 2\n#e\nend\n3 4\n E x\nprint 1\n"),
+                PV_OK);
+    size_t b0 = nth(PV_TK_INLINE, 0), b1 = nth(PV_TK_INLINE, 1);
+    PV_CHECK(b0 != SIZE_MAX && b1 == b0 + 1 && nth(PV_TK_INLINE, 2) == SIZE_MAX);
+    PV_CHECK_STR(tl.tok[b0].sval, "1 2\n#e\n");
+    PV_CHECK_STR(tl.tok[b1].sval, "3 4\n");
+    PV_CHECK_EQ(tl.tok[1].data_first, b0);
+    PV_CHECK_EQ(tl.tok[1].data_count, 1);
+    PV_CHECK_EQ(tl.tok[7].data_first, b1); /* the second '-'; title '-' reads nothing */
+    PV_CHECK_EQ(tl.tok[9].data_count, 0);
+    PV_CHECK_STR(tl.tok[b1 + 1].sval, "print");
+    /* iterations: one block per pass; replot reads the last plot's blocks again */
+    PV_CHECK_EQ(lex(ctx, "plot for [i=3:1:-1] '-', for [s in \"a b\"] '-'\ne\ne\ne\ne\ne\n"
+                         "replot\ne\ne\ne\ne\ne\nprint 2\n"), PV_OK);
+    PV_CHECK_EQ(nth(PV_TK_INLINE, 9) != SIZE_MAX && nth(PV_TK_INLINE, 10) == SIZE_MAX, 1);
+    size_t rp = nth(PV_TK_INLINE, 5) - 2; /* replot, NEWLINE, its blocks */
+    PV_CHECK_STR(tl.tok[rp].sval, "replot");
+    PV_CHECK_EQ(tl.tok[rp].data_count, 5);
+    PV_CHECK_EQ(tl.tok[rp].data_first, rp + 2);
+    /* stats, vfill with two sources, fit, set palette file; old-style if */
+    PV_CHECK_EQ(lex(ctx, "stats [0:1] '-'\ne\nvfill '-' u 1:2:3:(1):(1), '-' u 1:2:3:(1):(2)\n"
+                         "e\ne\nfit f(x) '-' via 'p'\ne\nset palette file '-'\ne\n"
+                         "if (1) plot '-'; plot '-'\ne\ne\nprint 3\n"), PV_OK);
+    PV_CHECK(nth(PV_TK_INLINE, 6) != SIZE_MAX && nth(PV_TK_INLINE, 7) == SIZE_MAX);
+    /* inside { } and in an eval string nothing is taken (gnuplot reads stdin there) */
+    PV_CHECK_EQ(lex(ctx, "do for [i=1:2] {\n plot '-'\n}\nif (1) { plot '-' }\n"), PV_OK);
+    PV_CHECK_EQ(nth(PV_TK_INLINE, 0), SIZE_MAX);
+    /* the end of the source ends a block (a warning), later ones are empty */
+    PV_CHECK_EQ(lex(ctx, "plot '-', '-'\n1 2"), PV_OK);
+    PV_CHECK_STR(tl.tok[nth(PV_TK_INLINE, 0)].sval, "1 2");
+    PV_CHECK_EQ(tl.tok[nth(PV_TK_INLINE, 1)].slen, 0);
+    /* lines keep their numbers after the data */
+    PV_CHECK_EQ(lex(ctx, "plot '-'\n1\n2\ne\nprint (1 +\n"), PV_OK);
+    int line = 0, col = 0;
+    pv_source_locate(src, tl.tok[nth(PV_TK_NAME, 1)].start, &line, &col);
+    PV_CHECK_EQ(line, 5);
+    /* an iteration whose bounds are not constants cannot be counted before running */
+    PV_CHECK_EQ(lex(ctx, "plot for [i=1:n] '-'\n1\ne\n"), PV_ESYNTAX);
+    PV_CHECK(strstr(ctx->err_msg, "t.gp:1:6: error: inline data '-' in an iteration") != NULL);
+}
+
 static void test_cursor(pv_ctx *ctx)
 {
     PV_CHECK(pv_word_matches("ou", "ou$tput"));
@@ -173,6 +225,7 @@ int main(int argc, char **argv)
     test_symbols(ctx);
     test_lines(ctx);
     test_heredoc(ctx);
+    test_inline(ctx);
     test_cursor(ctx);
     pv_toklist_fini(&tl);
     pv_source_destroy(src);
