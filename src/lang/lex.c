@@ -247,7 +247,13 @@ static pv_status maybe_heredoc(lexer *L, size_t nl_index)
     size_t wl = strlen(word);
     size_t body = L->pos, p = body;
     for (;;) {
-        if (p >= L->len) return lex_error(L, c->start, "unterminated datablock");
+        if (p >= L->len) {
+            /* gnuplot ends the datablock at the end of the file silently; a mistyped
+             * terminator would have made the rest of the script data, so pvox says so */
+            pv_source_warn(L->ctx, L->src, c->start,
+                           "datablock runs to the end of the file: no line '%s' ends it", word);
+            break;
+        }
         if (L->len - p >= wl && memcmp(L->t + p, word, wl) == 0) break;
         while (p < L->len && L->t[p] != '\n') p++;
         if (p < L->len) p++;
