@@ -30,7 +30,10 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
     bool set_scale = false, front = p->s->tics_front, set_front = false;
     pv_status st = PV_OK;
     while (st == PV_OK && !sp_end(p)) {
-        if (sp_word(p, "ax$is") || sp_word(p, "bo$rder") || sp_word(p, "add") ||
+        if (sp_word(p, "ax$is")) {
+            sp_warn_once(p, WARN_TICS_AXIS, "tics on the axis are read but pvox draws tics "
+                                            "on the border");
+        } else if (sp_word(p, "bo$rder") || sp_word(p, "add") ||
             sp_word(p, "autof$req") || sp_word(p, "num$eric") || sp_word(p, "time$date") ||
             sp_word(p, "geo$graphic") || sp_word(p, "log$scale") || sp_word(p, "nolog$scale") ||
             sp_word(p, "rangelimit$ed") || sp_word(p, "norangelimit$ed") || sp_word(p, "left") || sp_word(p, "right") ||
