@@ -38,7 +38,10 @@ SCRIPT_GLOBS = ["tests/scripts/cases/*.gp", "tests/oracle/cases/[a-z][0-9]*.gp",
                 "tests/picture/scenes/*.gp", "examples/*.gp", "jobs/*.gp", "bench/*.gp"]
 EXTENSIONS = re.compile(r"^\s*(vsave|vload|vgfill)\b|\bGridDistance\b", re.M)
 # documented differences: scripts gnuplot runs and pvox refuses on purpose
-DOCUMENTED = {"tests/scripts/cases/err_set_term.gp": "DIFF-10: only png/pngcairo terminals"}
+DOCUMENTED = {
+    "tests/scripts/cases/err_set_term.gp": "DIFF-10: only png/pngcairo terminals",
+    "tests/scripts/cases/inline_data_for_bounds.gp": "DIFF-20: inline blocks counted from the text",
+}
 GNUPLOT_ERR = re.compile(r'^"([^"]*)" line (\d+): (.*)$', re.M)
 PVOX_ERR = re.compile(r"^[^:\n]+:(\d+):\d+: error: (.*)$", re.M)
 # gnuplot messages that mean it could not parse the line (not a run-time failure)
