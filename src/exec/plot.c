@@ -143,38 +143,6 @@ static pv_status color_spec(pv_cursor *c)
     return num_arg(c);
 }
 
-/* A recorded fill colour (`fc` of a drawn splot): gnuplot's `fc lt N` / `fc ls N` forms
- * here (the colour of linetype N, of line style N), the rest by the settings parser.
- * (gnuplot 5.4 takes these forms after `fc`, not after `lc`.) */
-static pv_status plot_color(pv_interp *I, pv_cursor *c, bool exec, pv_color *out)
-{
-    bool ls = pv_cur_is_word(c, "ls") || pv_cur_is_word(c, "lines$tyle");
-    if (!ls && !pv_cur_is_word(c, "lt") && !pv_cur_is_word(c, "linet$ype"))
-        return pv_settings_parse_color(I->env, c, exec, out);
-    pv_cur_next(c);
-    if (!ls && (pv_cur_is_word(c, "black") || pv_cur_is_word(c, "bgnd") ||
-                pv_cur_is_word(c, "rgb$color") || pv_cur_is_word(c, "pal$ette")))
-        return pv_settings_parse_color(I->env, c, exec, out);
-    pv_code *code = NULL;
-    pv_status st = pv_parse_expr(c, &code);
-    double v = 0;
-    if (st == PV_OK && exec) st = pv_eval_real(I->env, code, &v);
-    pv_code_destroy(code);
-    if (st != PV_OK || !exec) return st;
-    int n = (int)v;
-    const pv_settings *set = I->set;
-    if (ls && n >= 1 && n < set->nlinestyle && set->linestyle[n].defined &&
-        set->linestyle[n].lc.kind != PV_COLOR_DEFAULT) {
-        *out = set->linestyle[n].lc;
-        return PV_OK;
-    }
-    if (ls && n >= 1 && n < set->nlinestyle && set->linestyle[n].defined)
-        n = set->linestyle[n].lt;
-    out->kind = n < 0 ? PV_COLOR_BLACK : PV_COLOR_LT;
-    out->lt = n;
-    return PV_OK;
-}
-
 static bool starts_number(const pv_cursor *c)
 {
     const pv_token *t = pv_cur_peek(c);
@@ -331,7 +299,8 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             if (rs) st = pv_settings_parse_color(I->env, c, ex, &rs->lp.lc);
             else st = color_spec(c);
         } else if (pv_cur_accept_word(c, "fc") || pv_cur_accept_word(c, "fillc$olor")) {
-            if (rs) st = plot_color(I, c, ex, &rs->fc);
+            /* gnuplot 5.4 takes `fc lt N` / `fc ls N` (not after `lc`) */
+            if (rs) st = pv_settings_parse_colorspec(I->set, I->env, c, ex, &rs->fc);
             else st = color_spec(c);
         } else if (pv_cur_accept_word(c, "tc") || pv_cur_accept_word(c, "textc$olor")) {
             st = color_spec(c);
