@@ -502,7 +502,11 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
         return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, ds->name_off,
                                "isosurface requires a voxel grid");
     if (!has_style) rs->style = I->set->style_data;
-    if (rs->style == PV_STYLE_POINTS || rs->style == PV_STYLE_DOTS) re->kind = PV_SCENE_POINTS;
+    /* `set pm3d` (implicit): every data surface is also drawn as pm3d; its own style too
+     * while `set surface` is on (the caller adds that element: implicit_surface) */
+    bool implicit = I->set->pm3d.implicit && rs->style != PV_STYLE_PM3D;
+    if (implicit) re->kind = PV_SCENE_PM3D;
+    else if (rs->style == PV_STYLE_POINTS || rs->style == PV_STYLE_DOTS) re->kind = PV_SCENE_POINTS;
     else if (rs->style == PV_STYLE_PM3D) re->kind = PV_SCENE_PM3D;
     else {
         re->kind = PV_SCENE_SKIPPED;
@@ -527,6 +531,44 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     if (st == PV_ENOMEM) st = pv_err(I->ctx, PV_ENOMEM, "out of memory reading plot data");
     if (st == PV_OK) st = pv_scene_end_scan(I->ctx, re); /* close the last scan line */
     return st;
+}
+
+/* The last element is an implicit pm3d surface (`set pm3d`) of data whose own style is
+ * st.style: make it pm3d and, while `set surface` is on, add that style's element too
+ * (the same rows; it takes the key title), as gnuplot draws both. */
+static pv_status add_implicit_surface(pv_interp *I, plot_state *ps, const char *style)
+{
+    pv_scene_elem *pm = &ps->re[ps->nre - 1];
+    pv_plot_style own = pm->st.style;
+    pm->st.style = PV_STYLE_PM3D;
+    if (!I->set->surface) return PV_OK;
+    if (!PV_GROW(I->ctx, ps->re, ps->capre, ps->nre + 1)) return I->ctx->err_code;
+    pm = &ps->re[ps->nre - 1];
+    pv_scene_elem *e = &ps->re[ps->nre];
+    pv_scene_elem_init(e, pm->number, &pm->st.lp);
+    e->st = pm->st;
+    e->st.style = own;
+    e->src_off = pm->src_off;
+    e->title = pm->title;
+    pm->title = NULL;
+    ps->nre++;
+    if (own != PV_STYLE_POINTS && own != PV_STYLE_DOTS) {
+        e->kind = PV_SCENE_SKIPPED;
+        e->why = style ? style_warning_name(style) : default_style_name(own);
+        return PV_OK;
+    }
+    e->kind = PV_SCENE_POINTS;
+    size_t r = 0;
+    for (size_t k = 0; k < pm->nscan; k++) {
+        for (; r < pm->scan[k]; r++) {
+            pv_status st = pv_scene_add_row(I->ctx, e, pm->vals + r * (size_t)pm->ncols,
+                                            pm->ncols);
+            if (st != PV_OK) return st;
+        }
+        pv_status st = pv_scene_end_scan(I->ctx, e);
+        if (st != PV_OK) return st;
+    }
+    return PV_OK;
 }
 
 /* Do the element's clauses (from the cursor to the next `,` outside brackets) say `with
@@ -689,6 +731,8 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
                 st = collect_element(I, c, ps, is_data, &ds, style, re);
                 if (st == PV_OK) ps->nre++;
                 else pv_scene_elem_fini(I->ctx, re);
+                if (st == PV_OK && re->kind == PV_SCENE_PM3D && re->st.style != PV_STYLE_PM3D)
+                    st = add_implicit_surface(I, ps, style);
                 re = NULL;
             }
         }
