@@ -48,7 +48,7 @@ void sp_setstr(char **dst, const char *src);
  * they come first, the option table's slots follow (PV_SETTINGS_EXTRA_WARN + index). */
 enum { PV_SETTINGS_EXTRA_WARN = 32 };
 enum { WARN_LOGSCALE = 0, WARN_PAL_FUNCS, WARN_PAL_FILE, WARN_PARAMETRIC, WARN_POLAR,
-       WARN_TICS_AXIS, WARN_PM3D_AT,
+       WARN_TICS_AXIS, WARN_PM3D_AT, WARN_PM3D_QUADS,
        WARN_STYLE_OTHER, /* one slot per ignored `set style` kind follows */
        WARN_NSLOTS = WARN_STYLE_OTHER + 11 };
 _Static_assert((int)WARN_NSLOTS <= (int)PV_SETTINGS_EXTRA_WARN, "grow PV_SETTINGS_EXTRA_WARN");

@@ -34,6 +34,9 @@ pv_status sp_set_pm3d(pv_sp *p)
             st = sp_int(p, &m.interp[0]);
             if (st == PV_OK && !sp_op(p, ",")) st = sp_err(p, PV_ESYNTAX, "',' expected");
             if (st == PV_OK) st = sp_int(p, &m.interp[1]);
+            if (st == PV_OK && (m.interp[0] != 1 || m.interp[1] != 1))
+                sp_warn_once(p, WARN_PM3D_QUADS, "pm3d interpolate and ftriangles are read but "
+                                                 "pvox draws the quads of the data as given");
         } else if (sp_word(p, "scansa$utomatic")) m.scans = 0;
         else if (sp_word(p, "scansf$orward")) m.scans = 1;
         else if (sp_word(p, "scansb$ackward")) m.scans = 2;
@@ -44,7 +47,11 @@ pv_status sp_set_pm3d(pv_sp *p)
         } else if (sp_word(p, "fl$ush")) {
             if (!sp_word(p, "b$egin") && !sp_word(p, "c$enter") && !sp_word(p, "e$nd"))
                 st = sp_err(p, PV_ESYNTAX, "expecting flush 'begin', 'center' or 'end'");
-        } else if (sp_word(p, "ftr$iangles")) m.ftriangles = true;
+        } else if (sp_word(p, "ftr$iangles")) {
+            m.ftriangles = true;
+            sp_warn_once(p, WARN_PM3D_QUADS, "pm3d interpolate and ftriangles are read but "
+                                             "pvox draws the quads of the data as given");
+        }
         else if (sp_word(p, "noftr$iangles")) m.ftriangles = false;
         else if (sp_word(p, "clip1$in") || sp_word(p, "clip4$in")) m.clip_z = false;
         else if (sp_word(p, "clip")) {
