@@ -211,14 +211,15 @@ static pv_plot_style style_of(const char *name)
     return PV_STYLE_OTHER;
 }
 
-/* The warning name of an element drawn in the `set style data` style. */
+/* The warning name of an element drawn in the `set style data` style: the same static
+ * text as `with` that style gives, so the kind is named once either way. */
 static const char *default_style_name(pv_plot_style st)
 {
     switch (st) {
-    case PV_STYLE_LINES: return "`with lines`";
-    case PV_STYLE_LINESPOINTS: return "`with linespoints`";
-    case PV_STYLE_IMPULSES: return "`with impulses`";
-    case PV_STYLE_SURFACE: return "`with surface`";
+    case PV_STYLE_LINES: return style_warning_name("l$ines");
+    case PV_STYLE_LINESPOINTS: return style_warning_name("linesp$oints");
+    case PV_STYLE_IMPULSES: return style_warning_name("i$mpulses");
+    case PV_STYLE_SURFACE: return style_warning_name("sur$face");
     default: return "the `set style data` style";
     }
 }
@@ -591,12 +592,6 @@ static bool clauses_are_iso(pv_cursor *c)
     return iso;
 }
 
-/* Is an open `for [i=a:*]` being run? (exec/util.c counts them in open_iter_depth) */
-static bool in_open_iteration(const pv_interp *I)
-{
-    return I->open_iter_depth > 0;
-}
-
 /* Does the data element have at least one row? (an open iteration's end) */
 static pv_status element_has_data(pv_interp *I, pv_cursor *c, plot_state *ps,
                                   pv_data_spec *ds, bool *any)
@@ -649,7 +644,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
      * text, as in gnuplot's default title */
     while (st == PV_OK && is_data && pv_cur_accept_word(c, "vol$atile")) {}
     size_t spec_end = c->pos;
-    if (st == PV_OK && exec && I->open_iter_ok > 0 && in_open_iteration(I)) {
+    if (st == PV_OK && exec && I->open_iter_depth > 0) { /* in a `for [i=a:*]` (util.c) */
         /* `for [i=1:*]`: the element without data ends the iteration, and is not drawn */
         if (!is_data) {
             pv_data_spec_fini(&ds);

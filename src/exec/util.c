@@ -270,13 +270,13 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
             pv_value_free(&w);
             if (st != PV_OK || iter_step(I, c, body_pos, body, ud, &st)) break;
         }
-    } else if (h.open_end) {
-        /* the body says when to stop: a plot element that finds no data */
+    } else {
+        /* an open iteration ends when its body says: a plot element that finds no data */
         bool outer_done = I->open_iter_done;
-        I->open_iter_done = false;
-        I->open_iter_depth++;
-        for (int64_t i = h.a; !I->open_iter_done; i += h.step, n++) {
-            if (n >= 1000000) { /* e.g. '+' never runs out of rows */
+        if (h.open_end) I->open_iter_done = false, I->open_iter_depth++;
+        for (int64_t i = h.a; h.open_end ? !I->open_iter_done : h.step > 0 ? i <= h.b : i >= h.b;
+             i += h.step, n++) {
+            if (h.open_end && n >= 1000000) { /* e.g. '+' never runs out of rows */
                 st = pv_cur_error(c, PV_ESCRIPT, "open iteration still finds data after %ld "
                                   "steps", n);
                 break;
@@ -285,14 +285,7 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
             if ((st = pv_env_set(I->env, h.var, &w)) != PV_OK) break;
             if (iter_step(I, c, body_pos, body, ud, &st)) break;
         }
-        I->open_iter_depth--;
-        I->open_iter_done = outer_done;
-    } else {
-        for (int64_t i = h.a; h.step > 0 ? i <= h.b : i >= h.b; i += h.step, n++) {
-            pv_value w = pv_int(i);
-            if ((st = pv_env_set(I->env, h.var, &w)) != PV_OK) break;
-            if (iter_step(I, c, body_pos, body, ud, &st)) break;
-        }
+        if (h.open_end) I->open_iter_done = outer_done, I->open_iter_depth--;
     }
     I->loop_depth--;
     if (st == PV_OK && n == 0) { /* no iteration: still step over the body */

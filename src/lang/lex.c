@@ -234,6 +234,22 @@ static pv_status lex_string(lexer *L)
 static bool is_name_start(char c) { return isalpha((unsigned char)c) || c == '_' || (c & 0x80); }
 static bool is_name_char(char c) { return isalnum((unsigned char)c) || c == '_' || (c & 0x80); }
 
+/* A block token (datablock or inline data) holding the lines [body, p); p starts the
+ * terminator line (or is the end of the text): L->pos goes past that line, *eol is its
+ * end. */
+static pv_status push_block(lexer *L, pv_tok_kind kind, size_t body, size_t p, size_t *eol)
+{
+    pv_token *k = push(L, kind, body, p);
+    if (!k) return PV_ENOMEM;
+    k->sval = pvl_strndup(L->t + body, p - body);
+    if (!k->sval) return pv_err(L->ctx, PV_ENOMEM, "out of memory");
+    k->slen = p - body;
+    while (p < L->len && L->t[p] != '\n') p++;
+    *eol = p;
+    L->pos = p < L->len ? p + 1 : p;
+    return PV_OK;
+}
+
 /* After a NEWLINE: if the statement just ended was `$name << WORD`, read the body. */
 static pv_status maybe_heredoc(lexer *L, size_t nl_index)
 {
@@ -258,15 +274,10 @@ static pv_status maybe_heredoc(lexer *L, size_t nl_index)
         while (p < L->len && L->t[p] != '\n') p++;
         if (p < L->len) p++;
     }
-    pv_token *k = push(L, PV_TK_HEREDOC, body, p);
-    if (!k) return PV_ENOMEM;
-    k->sval = pvl_strndup(L->t + body, p - body);
-    if (!k->sval) return pv_err(L->ctx, PV_ENOMEM, "out of memory");
-    k->slen = p - body;
-    size_t e = p;
-    while (e < L->len && L->t[e] != '\n') e++;
-    if (!push(L, PV_TK_NEWLINE, e, e < L->len ? e + 1 : e)) return PV_ENOMEM;
-    L->pos = e < L->len ? e + 1 : e;
+    size_t e;
+    pv_status st = push_block(L, PV_TK_HEREDOC, body, p, &e);
+    if (st != PV_OK) return st;
+    if (!push(L, PV_TK_NEWLINE, e, L->pos)) return PV_ENOMEM;
     return PV_OK;
 }
 
@@ -288,15 +299,9 @@ static pv_status inline_block(lexer *L, bool *open)
         while (p < L->len && L->t[p] != '\n') p++;
         if (p < L->len) p++;
     }
-    pv_token *k = push(L, PV_TK_INLINE, body, p);
-    if (!k) return PV_ENOMEM;
-    k->sval = pvl_strndup(L->t + body, p - body);
-    if (!k->sval) return pv_err(L->ctx, PV_ENOMEM, "out of memory");
-    k->slen = p - body;
     *open = p >= L->len;
-    while (p < L->len && L->t[p] != '\n') p++; /* the terminator line */
-    L->pos = p < L->len ? p + 1 : p;
-    return PV_OK;
+    size_t e;
+    return push_block(L, PV_TK_INLINE, body, p, &e);
 }
 
 /* After the line [L->line_start, hi): take the inline blocks its commands read and link
