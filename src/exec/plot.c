@@ -445,13 +445,13 @@ static pv_status classify(pv_interp *I, pv_cursor *c, bool exec, bool *is_data)
     return PV_OK;
 }
 
-/* Any row at all? (stops at the first) */
+/* Any row at all? (stops at the first: PV_EEXIT as a sentinel) */
 static pv_status count_event(void *ud, pv_data_event ev, const pv_data_point *pt)
 {
     (void)pt;
     if (ev != PV_DATA_POINT) return PV_OK;
     *(bool *)ud = true;
-    return PV_OK;
+    return PV_EEXIT;
 }
 
 /* Rows of one element for the renderer (every rank evaluates the same rows). */
@@ -606,10 +606,14 @@ static pv_status element_has_data(pv_interp *I, pv_cursor *c, plot_state *ps,
         pv_err_clear(I->ctx); /* a missing file: no data */
         return PV_OK;
     }
+    /* the probe must not advance rand(): the element's real pass reads the same rows */
+    int32_t seed[2];
+    pv_env_get_seed(I->env, seed);
     pv_status st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, 3,
                                    count_event, any);
+    pv_env_set_seed(I->env, seed);
     free(in.data);
-    return st;
+    return st == PV_EEXIT ? PV_OK : st;
 }
 
 /* Skip one token, or a whole bracketed group. */

@@ -19,6 +19,10 @@ set table "open.txt"
 plot for [i=0:*] $d index i using 1:2 with lines title sprintf("block %d", i)
 splot for [i=1:*] $d index i using 1:2:3 with points lc 3
 unset table
+# the end of an open iteration is found without drawing on rand()
+set table "open_rand.txt"
+plot for [i=0:*] $d index i using 1:(rand(0)) with lines
+unset table
 set table "clauses.txt"
 plot $d using 1:2 volatile with points lc 2
 plot $d using 1:2 lc 3 with lines
