@@ -119,10 +119,9 @@ static pv_status num_arg(pv_cursor *c)
  * script or of a plot that is not drawn): gnuplot's colorspec grammar, parsed only:
  * rgb "name"|variable, palette {frac f|cb v|z}, variable, bgnd, black, backg$round,
  * lt|linetype|ls|linestyle N, N. Recorded colours (`lc`, `fc`, `lt` of a drawn splot)
- * go through pv_settings_parse_color. The two grammars differ, so this one is kept:
- * gnuplot's `lt N` / `ls N` colour forms (`tc lt 3`) have no pv_color (the settings
- * parser rejects them), and colour names are not checked here, only when a recorded
- * colour is evaluated (the settings parser rejects an unknown name even in check mode). */
+ * go through the settings parser (pv_settings_parse_color / _colorspec). This one is
+ * kept because colour names are not checked here, only when a recorded colour is
+ * evaluated (the settings parser rejects an unknown name even in check mode). */
 static pv_status color_spec(pv_cursor *c)
 {
     if (pv_cur_accept_word(c, "rgb$color")) {
