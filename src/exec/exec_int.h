@@ -168,6 +168,11 @@ pv_status pv_exec_read_file(pv_interp *I, pv_cursor *c, size_t off, const char *
 pv_status pv_exec_read_source(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
                               char **data, size_t *len);
 
+/* The inline data blocks read by tokens [lo, hi) of tl, each followed by a line `e`: the
+ * text that follows a command run again from its text (replot, a macro statement), so it
+ * reads the same blocks. malloc'd ("" when none), *n its length; NULL when out of memory. */
+char *pv_exec_inline_text(const pv_toklist *tl, size_t lo, size_t hi, size_t *n);
+
 /* ---- cmd.c: dispatch ----------------------------------------------------------------- */
 
 /* What a statement means to --checkpoint / --resume (ckpt.h). */

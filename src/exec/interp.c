@@ -248,18 +248,17 @@ static pv_status run_macro_stmt(pv_interp *I, const pv_toklist *tl, size_t p, si
     size_t last = e > p ? tl->tok[e - 1].end : from;
     if (last > from) PUT(src->text + from, last - from);
     /* the inline data blocks the statement reads follow it again, each ended by `e` */
-    bool data = false;
-    for (size_t i = p; i < e; i++) {
-        const pv_token *t = &tl->tok[i];
-        for (size_t k = 0; k < t->data_count; k++) {
-            const pv_token *b = &tl->tok[t->data_first + k];
-            if (!data) PUT("\n", 1);
-            data = true;
-            PUT(b->sval, b->slen);
-            if (b->slen > 0 && b->sval[b->slen - 1] != '\n') PUT("\n", 1);
-            PUT("e\n", 2);
-        }
+    size_t nd = 0;
+    char *data = pv_exec_inline_text(tl, p, e, &nd);
+    if (!data) {
+        pv_free(I->ctx, buf, cap);
+        return pv_err(I->ctx, PV_ENOMEM, "out of memory");
     }
+    if (nd > 0) {
+        PUT("\n", 1);
+        PUT(data, nd);
+    }
+    free(data);
 #undef PUT
     buf[len] = '\0';
     pv_source *ms = pv_source_create(I->ctx, src->name, buf, len, line);

@@ -745,7 +745,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
 static pv_status replot(pv_interp *I, pv_cursor *c, bool exec)
 {
     /* inline data: the replayed command reads the blocks after the replot line (gnuplot) */
-    const pv_token *rt = &c->tl->tok[c->pos > 0 ? c->pos - 1 : 0];
+    size_t rk = c->pos > 0 ? c->pos - 1 : 0; /* the `replot` word: it holds the blocks */
     size_t off = pv_cur_offset(c);
     size_t r0 = c->pos < c->end ? c->tl->tok[c->pos].start : 0;
     size_t r1 = c->end > c->pos ? c->tl->tok[c->end - 1].end : r0;
@@ -753,18 +753,17 @@ static pv_status replot(pv_interp *I, pv_cursor *c, bool exec)
     if (!exec) return PV_OK;
     if (!I->last_splot)
         return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off, "no previous plot");
-    size_t n = strlen(I->last_splot) + (r1 - r0) + 16;
-    for (size_t k = 0; k < rt->data_count; k++) n += c->tl->tok[rt->data_first + k].slen + 3;
-    char *text = malloc(n);
-    if (!text) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
-    int len = snprintf(text, n, "%s %s%s%.*s\n", I->last_plot_2d ? "plot" : "splot",
-                       I->last_splot, r1 > r0 ? ", " : "", (int)(r1 - r0),
-                       c->tl->src->text + r0);
-    for (size_t k = 0; k < rt->data_count && len > 0; k++) {
-        const pv_token *b = &c->tl->tok[rt->data_first + k];
-        bool nl = b->slen > 0 && b->sval[b->slen - 1] != '\n'; /* the file's last line */
-        len += snprintf(text + len, n - (size_t)len, "%s%se\n", b->sval, nl ? "\n" : "");
+    size_t nd = 0;
+    char *data = pv_exec_inline_text(c->tl, rk, rk + 1, &nd);
+    size_t n = strlen(I->last_splot) + (r1 - r0) + nd + 16;
+    char *text = data ? malloc(n) : NULL;
+    if (!text) {
+        free(data);
+        return pv_err(I->ctx, PV_ENOMEM, "out of memory");
     }
+    snprintf(text, n, "%s %s%s%.*s\n%s", I->last_plot_2d ? "plot" : "splot", I->last_splot,
+             r1 > r0 ? ", " : "", (int)(r1 - r0), c->tl->src->text + r0, data);
+    free(data);
     pv_source *src = pv_source_create(I->ctx, c->tl->src->name, text, strlen(text), 1);
     free(text);
     return src ? pv_exec_source(I, src) : PV_ENOMEM;

@@ -122,6 +122,30 @@ pv_status pv_exec_read_source(pv_interp *I, pv_cursor *c, const pv_data_spec *ds
     return PV_OK;
 }
 
+char *pv_exec_inline_text(const pv_toklist *tl, size_t lo, size_t hi, size_t *n)
+{
+    size_t cap = 1;
+    for (size_t i = lo; i < hi; i++)
+        for (size_t k = 0; k < tl->tok[i].data_count; k++)
+            cap += tl->tok[tl->tok[i].data_first + k].slen + 3;
+    char *text = malloc(cap);
+    if (!text) return NULL;
+    size_t len = 0;
+    for (size_t i = lo; i < hi; i++) {
+        for (size_t k = 0; k < tl->tok[i].data_count; k++) {
+            const pv_token *b = &tl->tok[tl->tok[i].data_first + k];
+            memcpy(text + len, b->sval, b->slen);
+            len += b->slen;
+            if (b->slen > 0 && b->sval[b->slen - 1] != '\n') text[len++] = '\n'; /* the file's last line */
+            memcpy(text + len, "e\n", 2);
+            len += 2;
+        }
+    }
+    text[len] = '\0';
+    *n = len;
+    return text;
+}
+
 /* =====================================================================================
  * Iteration: for [i = a:b{:c}] and for [s in "words"]
  * ===================================================================================== */
