@@ -209,6 +209,17 @@ bool pv_mul_size(size_t a, size_t b, size_t *out);
 bool pv_grow(pv_ctx *ctx, void *arrp, size_t *cap, size_t need, size_t elem);
 #define PV_GROW(ctx, arr, cap, need) pv_grow((ctx), &(arr), &(cap), (need), sizeof *(arr))
 
+/* A text built by appending, in tracked memory: s holds len bytes and a NUL (cap bytes
+ * allocated; s is NULL until the first append). */
+typedef struct pv_strbuf {
+    char *s;
+    size_t len, cap;
+} pv_strbuf;
+/* Append n bytes of s. PV_ENOMEM (error recorded, the text unchanged) on failure. */
+pv_status pv_strbuf_put(pv_ctx *ctx, pv_strbuf *b, const char *s, size_t n);
+/* Free the text (zeroed). */
+void pv_strbuf_free(pv_ctx *ctx, pv_strbuf *b);
+
 /* ---- broadcast helpers ------------------------------------------------------------ */
 
 /* Collective: rank 0 reads the whole file `path` and broadcasts its bytes. On success every

@@ -151,3 +151,19 @@ bool pv_grow(pv_ctx *ctx, void *arrp, size_t *cap, size_t need, size_t elem)
     *cap = ncap;
     return true;
 }
+
+pv_status pv_strbuf_put(pv_ctx *ctx, pv_strbuf *b, const char *s, size_t n)
+{
+    if (!PV_GROW(ctx, b->s, b->cap, b->len + n + 1)) return ctx->err_code;
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+    return PV_OK;
+}
+
+void pv_strbuf_free(pv_ctx *ctx, pv_strbuf *b)
+{
+    pv_free(ctx, b->s, b->cap);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}

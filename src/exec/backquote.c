@@ -49,15 +49,10 @@ pv_status pv_exec_backquotes(pv_interp *I, pv_source **srcp)
     bool comment = false;
     size_t at = next_backquote(t, len, 0, &quote, &comment);
     if (at == len) return PV_OK;
-    char *buf = NULL;
-    size_t blen = 0, bcap = 0, from = 0;
+    pv_strbuf B = {0};
+    size_t from = 0;
     pv_status st = PV_OK;
-#define PUT(s, n)                                                                           \
-    do {                                                                                    \
-        size_t n_ = (n);                                                                    \
-        if (st == PV_OK && !PV_GROW(I->ctx, buf, bcap, blen + n_ + 1)) st = I->ctx->err_code; \
-        if (st == PV_OK) memcpy(buf + blen, (s), n_), blen += n_;                           \
-    } while (0)
+#define PUT(s, n) (st = st == PV_OK ? pv_strbuf_put(I->ctx, &B, (s), (n)) : st)
     while (at < len && st == PV_OK) {
         const char *close = memchr(t + at + 1, '`', len - at - 1);
         const char *eol = memchr(t + at + 1, '\n', len - at - 1);
@@ -81,8 +76,7 @@ pv_status pv_exec_backquotes(pv_interp *I, pv_source **srcp)
     PUT(t + from, len - from);
 #undef PUT
     if (st == PV_OK) {
-        buf[blen] = '\0';
-        pv_source *ns = pv_source_create(I->ctx, src->name, buf, blen, src->first_line);
+        pv_source *ns = pv_source_create(I->ctx, src->name, B.s, B.len, src->first_line);
         if (!ns) st = I->ctx->err_code ? I->ctx->err_code : PV_ENOMEM;
         else {
             ns->stdin_data = src->stdin_data;
@@ -90,6 +84,6 @@ pv_status pv_exec_backquotes(pv_interp *I, pv_source **srcp)
             *srcp = ns;
         }
     }
-    pv_free(I->ctx, buf, bcap);
+    pv_strbuf_free(I->ctx, &B);
     return st;
 }

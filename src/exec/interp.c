@@ -216,28 +216,18 @@ static pv_status run_macro_stmt(pv_interp *I, const pv_toklist *tl, size_t p, si
     const pv_source *src = tl->src;
     int line, col;
     pv_source_locate(src, tl->tok[p].start, &line, &col);
-    size_t cap = 0, len = 0;
-    char *buf = NULL; /* tracked: cap bytes */
-    if (!PV_GROW(I->ctx, buf, cap, 256)) return I->ctx->err_code;
-#define PUT(s, n)                                                                          \
-    do {                                                                                   \
-        size_t n_ = (n);                                                                   \
-        if (!PV_GROW(I->ctx, buf, cap, len + n_ + 1)) {                                    \
-            pv_free(I->ctx, buf, cap);                                                     \
-            return I->ctx->err_code;                                                       \
-        }                                                                                  \
-        memcpy(buf + len, (s), n_);                                                        \
-        len += n_;                                                                         \
-    } while (0)
+    pv_strbuf B = {0};
+    pv_status st = PV_OK;
+#define PUT(s, n) (st = st == PV_OK ? pv_strbuf_put(I->ctx, &B, (s), (n)) : st)
     for (int k = 1; k < col; k++) PUT(" ", 1); /* keep columns for the text before a macro */
     size_t from = tl->tok[p].start;
-    for (size_t i = p; i < e; i++) {
+    for (size_t i = p; i < e && st == PV_OK; i++) {
         const pv_token *t = &tl->tok[i];
         if (t->kind != PV_TK_MACRO) continue;
         PUT(src->text + from, t->start - from);
         const pv_value *v = pv_env_get(I->env, t->sval);
         if (!v || v->type != PV_V_STR) {
-            pv_free(I->ctx, buf, cap);
+            pv_strbuf_free(I->ctx, &B);
             return pv_source_error(I->ctx, PV_ESCRIPT, src, t->start,
                                    v ? "macro '@%s' is not a string variable"
                                      : "undefined macro '@%s'", t->sval);
@@ -250,19 +240,17 @@ static pv_status run_macro_stmt(pv_interp *I, const pv_toklist *tl, size_t p, si
     /* the inline data blocks the statement reads follow it again, each ended by `e` */
     size_t nd = 0;
     char *data = pv_exec_inline_text(tl, p, e, &nd);
-    if (!data) {
-        pv_free(I->ctx, buf, cap);
-        return pv_err(I->ctx, PV_ENOMEM, "out of memory");
-    }
+    if (!data && st == PV_OK) st = pv_err(I->ctx, PV_ENOMEM, "out of memory");
     if (nd > 0) {
         PUT("\n", 1);
         PUT(data, nd);
     }
     free(data);
+    PUT("", 0); /* B.s exists (an empty text) even when nothing was appended */
 #undef PUT
-    buf[len] = '\0';
-    pv_source *ms = pv_source_create(I->ctx, src->name, buf, len, line);
-    pv_free(I->ctx, buf, cap);
+    pv_source *ms = st == PV_OK ? pv_source_create(I->ctx, src->name, B.s, B.len, line) : NULL;
+    pv_strbuf_free(I->ctx, &B);
+    if (st != PV_OK) return st;
     if (!ms) return I->ctx->err_code ? I->ctx->err_code : PV_ENOMEM;
     return pv_exec_source(I, ms);
 }
