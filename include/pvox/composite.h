@@ -19,12 +19,15 @@
  * coverage simply adds, so edges shared between ranks blend exactly once.
  *
  * Exchange: binary swap (Ma et al. 1994) over the ranks in visibility order, the ranks
- * beyond a power of two folded into their neighbours first, then a gather of the final
- * pieces on rank 0. Only non-empty pixels travel (runs), as float premultiplied RGBA and
- * the sample opacities (1 byte when all 16 are equal, else 16): 17 bytes for an opaque
- * pixel; rank 0 receives about one picture per frame whatever the rank count. The
- * association of "over" is fixed for a given rank count; different rank counts differ
- * by float rounding only.
+ * beyond a power of two folded into their neighbours first, then the final pieces go to
+ * the receiving rank (any rank: a frame sequence rotates it). Only non-empty pixels of
+ * each tile's dirty box travel, in runs, streamed in chunks of at most 2 MiB: float
+ * premultiplied RGBA, the nearest depth and the sample opacities (1 byte when all 16
+ * are equal, else 16) during the swap, 21 bytes for an opaque pixel; RGBA alone (16
+ * bytes) for the final pieces. The receiving rank gets less than two pictures' worth per
+ * frame whatever the rank count. The association of "over" is fixed for a given rank
+ * count (and does not depend on the receiving rank); different rank counts differ by
+ * float rounding only.
  */
 #ifndef PVOX_COMPOSITE_H
 #define PVOX_COMPOSITE_H
@@ -74,10 +77,34 @@ typedef struct pv_composite_stats {
 /* Point-to-point tags used on ctx->comm by the compositor (reserve others elsewhere). */
 #define PV_TAG_COMPOSITE_FOLD 7100
 #define PV_TAG_COMPOSITE_SWAP 7101
+#define PV_TAG_COMPOSITE_GATHER 7102
 
-/* Collective over ctx->comm. Blend every rank's `local` tile (all on the same canvas,
- * any rectangle) with "over" in slab order and deliver the picture to rank 0's `out`, a
- * tile covering the whole canvas (ignored, may be NULL, on other ranks).
+/* Bytes of one whole picture as the swap sends it, every pixel present and opaque: the
+ * unit of "bytes received per frame" (pv_composite_stats). */
+#define PV_COMPOSITE_IMAGE_BYTES(w, h) ((uint64_t)(w) * (uint64_t)(h) * 21u)
+
+/* The compositor's state, kept across frames: its two message buffers (IceT keeps its
+ * state buffers the same way). Create it once per run of frames. */
+typedef struct pv_compositor pv_compositor;
+
+/* Collective (the allocation status is agreed). NULL on failure on every rank. */
+pv_compositor *pv_compositor_create(pv_ctx *ctx);
+void pv_compositor_destroy(pv_ctx *ctx, pv_compositor *c);
+
+/* Collective over ctx->comm. Blend every rank's `tile` (each a whole-canvas tile of the
+ * same canvas) with "over" in slab order, in place: afterwards rank `root`'s tile holds
+ * the picture (its rgba; mask non-zero exactly on non-empty pixels; cover and depth are
+ * unspecified there), and the other ranks' tiles hold leftovers to be cleared. Only the
+ * tiles' dirty boxes are read. `rank0_front`: true when rank 0's slab is nearest the
+ * viewer. `stats` may be NULL. Returns the agreed status (PV_ERANGE for mismatched
+ * canvases, a tile that is not whole-canvas, or a root out of range). */
+pv_status pv_compositor_run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool rank0_front,
+                            int root, pv_composite_stats *stats);
+
+/* The same for one frame with a compositor of its own (tests, one-off pictures): every
+ * rank's `local` tile (all on the same canvas, any rectangle, not modified) and the
+ * picture delivered to rank 0's `out`, a tile covering the whole canvas (ignored, may be
+ * NULL, on other ranks).
  * `rank0_front`: true when rank 0's slab is nearest the viewer (ascending rank = front to
  * back), false when the last rank's is. `stats` may be NULL. Returns the agreed status:
  * PV_ENOMEM or PV_ERANGE (mismatched canvases, picture too large) on every rank alike. */

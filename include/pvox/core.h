@@ -148,6 +148,10 @@ void pv_log_write(pv_ctx *ctx, pv_log_level lvl, const char *module, const char 
     do {                                                                                   \
         if ((int)(lvl) <= (int)(ctx)->opt.log_level) pv_log_write(ctx, lvl, module, __VA_ARGS__); \
     } while (0)
+/* pv_log from whichever rank calls it, at any level (the rank that wrote a frame reports
+ * it); the level filter still applies. */
+void pv_log_here(pv_ctx *ctx, pv_log_level lvl, const char *module, const char *fmt, ...)
+    PV_PRINTF(4, 5);
 
 /* Print a plain message on rank 0's stderr exactly as given (no prefix), in one write.
  * Not filtered by -q or the log level: use it for what a script asks to print. */

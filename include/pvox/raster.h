@@ -85,6 +85,11 @@ typedef struct pv_tile {
                                 least 1 where the mask bit is set); the pixel's alpha is
                                 about their mean. The compositor needs it (composite.h). */
     float *depth;            /* w*h: depth of the nearest fragment, INFINITY if empty */
+    int dx0, dy0, dx1, dy1;  /* dirty box, tile pixels [dx0,dx1) x [dy0,dy1): every pixel
+                                outside it is empty. Whoever writes pixels keeps it a
+                                superset of what it wrote (pv_tile_touch); a new tile's
+                                box is the whole tile, so code that writes the arrays
+                                directly after pv_tile_create needs no call. */
 } pv_tile;
 
 /* Create a cleared tile for the rectangle [x0, x0+w) x [y0, y0+h) of a canvas_w x
@@ -94,8 +99,13 @@ pv_tile *pv_tile_create(pv_ctx *ctx, int canvas_w, int canvas_h, int x0, int y0,
                         int h);
 /* Free a tile; NULL is allowed. */
 void pv_tile_destroy(pv_ctx *ctx, pv_tile *t);
-/* Make every pixel empty (transparent, mask and cover 0, depth INFINITY). */
+/* Make every pixel empty (transparent, mask and cover 0, depth INFINITY). Writes only
+ * the dirty box, so clearing costs what the last frame drew, not the canvas. */
 void pv_tile_clear(pv_tile *t);
+/* Grow the dirty box over the canvas rectangle [x0,x1) x [y0,y1) (clipped to the tile). */
+void pv_tile_touch(pv_tile *t, int x0, int y0, int x1, int y1);
+/* Non-empty pixels (mask != 0) of the tile. */
+size_t pv_tile_active(const pv_tile *t);
 /* Bounding box of the non-empty pixels (mask != 0) in canvas pixels: [*bx0, *bx1) x
  * [*by0, *by1). Returns false (and an empty box) when the tile is empty. */
 bool pv_tile_bbox(const pv_tile *t, int *bx0, int *by0, int *bx1, int *by1);

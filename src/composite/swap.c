@@ -1,23 +1,31 @@
 /*
- * composite/swap.c: binary-swap compositing across ranks, gathered on rank 0
+ * composite/swap.c: binary-swap compositing across ranks onto any receiving rank
  * (composite.h; Ma, Painter, Hansen, Krogh, "Parallel volume rendering using
- * binary-swap compositing", IEEE CG&A 1994; the fold for non-powers of two and the run
- * encoding of empty pixels follow IceT's practice).
+ * binary-swap compositing", IEEE CG&A 1994; the fold for non-powers of two, the run
+ * encoding of empty pixels and the persistent compositor state follow IceT's practice).
  *
  * Ranks are renumbered by visibility, v = 0 nearest. With P2 the largest power of two
  * <= P, ranks v < 2(P - P2) pair up first: odd v sends its whole picture to v - 1, which
  * keeps "v-1 over v". The P2 survivors (u = 0 .. P2-1, still in visibility order) then
  * run log2(P2) rounds: in round k partners u and u^2^k split their current pixel range
  * in halves, each sends the half it gives up and blends the half it keeps, the partner
- * with the smaller u in front. Each survivor ends with 1/P2 of the picture, which rank 0
- * gathers. The association is fixed for a given P, so the result is deterministic.
+ * with the smaller u in front. Each survivor ends with 1/P2 of the picture; the
+ * receiving rank computes every survivor's range from the same rule and takes the pieces
+ * from them. The association is fixed for a given P, so the result is deterministic and
+ * does not depend on which rank receives.
  *
- * Messages: [u32 runs][runs x (u32 first, u32 count)][pixels], pixel offsets relative to
- * the range start, only non-empty pixels (some sample opacity > 0). A pixel is 4 floats
- * of premultiplied RGBA, the float depth of its nearest fragment (16-bit colour would flip 0.5% of the 8-bit output values by
- * one level against a one-rank render), a tag byte and its 16 sample opacities: none for
- * tag 0 (all 255, the common opaque pixel), one byte for tag 1 (all equal), 16 for tag 2. Buffers are
- * allocated before any message so an allocation failure is agreed first.
+ * Work is done in place in the caller's tile, inside its dirty box, so a frame costs
+ * what it draws. Messages stream in chunks of at most CHUNK bytes, so the two chunk
+ * buffers are the compositor's only memory whatever the canvas, and every allocation
+ * happens (and is agreed) in pv_compositor_create, never inside the exchange.
+ *
+ * A chunk: [u32 last][runs], a run [u32 first][u32 count][count pixels], `first`
+ * relative to the start of the range being sent. Swap pixels: 4 floats of premultiplied
+ * RGBA, the float depth of the nearest fragment (16-bit colour would flip 0.5% of the
+ * 8-bit output values by one level against a one-rank render), a tag byte and the 16
+ * sample opacities: none for tag 0 (all 255, the common opaque pixel), one byte for
+ * tag 1 (all equal), 16 for tag 2. Pieces of the final picture travel as RGBA alone
+ * (16 bytes): nothing is blended with them any more.
  */
 #include "pvox/composite.h"
 
@@ -25,265 +33,295 @@
 #include <string.h>
 
 #define NS PV_RASTER_SAMPLES
-#define PX_MAX_BYTES (16u + 4u + 1u + NS) /* colour, depth, tag, opacities */
+#define PX_SWAP_MAX (16u + 4u + 1u + NS) /* colour, depth, tag, opacities */
+#define PX_FINAL 16u                     /* colour */
+#define RUN_HEAD 8u
+#define CHUNK ((size_t)2 << 20)          /* bytes of one message at most */
 
-typedef struct work {
-    int w, h;
-    size_t npix;
-    float *rgba;             /* the whole canvas: this rank's current picture */
-    uint8_t *cover;          /* npix x NS sample opacities */
-    float *depth;            /* npix: depth of the nearest fragment (INFINITY: none) */
-    unsigned char *sbuf, *rbuf;
-    size_t cap;              /* bytes of each message buffer */
-    float *tmp;              /* decoded pixels of one run (npix x 4) */
-    uint8_t *tcover;
-    float *tdepth;
-    pv_composite_stats st;
-} work;
+struct pv_compositor {
+    unsigned char *sbuf, *rbuf; /* CHUNK bytes each */
+    pv_composite_stats st;      /* of the current run */
+};
 
-static size_t msg_bound(size_t npix)
+pv_compositor *pv_compositor_create(pv_ctx *ctx)
 {
-    /* worst case: every other pixel set -> one run per 2 pixels */
-    return 4 + (npix / 2 + 1) * 8 + npix * PX_MAX_BYTES;
+    pv_compositor *c = pv_calloc(ctx, 1, sizeof *c);
+    if (c) {
+        c->sbuf = pv_alloc(ctx, CHUNK);
+        c->rbuf = c->sbuf ? pv_alloc(ctx, CHUNK) : NULL;
+        if (!c->rbuf) {
+            pv_compositor_destroy(ctx, c);
+            c = NULL;
+        }
+    }
+    pv_status st = pv_status_agree(ctx, c ? PV_OK : (ctx->err_code ? ctx->err_code : PV_ENOMEM));
+    if (st != PV_OK) {
+        pv_compositor_destroy(ctx, c);
+        return NULL;
+    }
+    return c;
 }
 
-static inline bool empty_px(const uint8_t *c)
+void pv_compositor_destroy(pv_ctx *ctx, pv_compositor *c)
+{
+    if (!c) return;
+    pv_free(ctx, c->sbuf, c->sbuf ? CHUNK : 0);
+    pv_free(ctx, c->rbuf, c->rbuf ? CHUNK : 0);
+    pv_free(ctx, c, sizeof *c);
+}
+
+/* ---- walking the non-empty pixels of a range inside the dirty box -------------------- */
+
+static inline bool empty_px(const uint8_t *cv)
 {
     uint64_t a, b;
-    memcpy(&a, c, 8);
-    memcpy(&b, c + 8, 8);
+    memcpy(&a, cv, 8);
+    memcpy(&b, cv + 8, 8);
     return (a | b) == 0;
 }
 
-/* Encode pixels [lo, hi) of the working picture into w->sbuf; returns the byte count. */
-static size_t encode(work *w, size_t lo, size_t hi)
+/* The first pixel >= i inside the tile's dirty box, or `hi` when none is below hi. */
+static size_t next_in_box(const pv_tile *t, size_t i, size_t hi)
 {
-    uint32_t nruns = 0;
-    for (size_t i = lo; i < hi; i++)
-        if (!empty_px(w->cover + NS * i) && (i == lo || empty_px(w->cover + NS * (i - 1))))
-            nruns++;
-    unsigned char *p = w->sbuf;
-    memcpy(p, &nruns, 4);
-    unsigned char *runs = p + 4, *px = runs + (size_t)nruns * 8;
-    for (size_t i = lo; i < hi;) {
-        if (empty_px(w->cover + NS * i)) {
-            i++;
+    size_t W = (size_t)t->w;
+    if (t->dx1 <= t->dx0 || t->dy1 <= t->dy0) return hi;
+    size_t y = i / W, x = i % W;
+    if (y < (size_t)t->dy0) y = (size_t)t->dy0, x = (size_t)t->dx0;
+    if (x < (size_t)t->dx0) x = (size_t)t->dx0;
+    if (x >= (size_t)t->dx1) y++, x = (size_t)t->dx0;
+    if (y >= (size_t)t->dy1) return hi;
+    size_t j = y * W + x;
+    return j < hi ? j : hi;
+}
+
+/* End of the dirty box's row segment that holds pixel i. */
+static size_t row_end(const pv_tile *t, size_t i)
+{
+    size_t W = (size_t)t->w;
+    return (i / W) * W + (size_t)t->dx1;
+}
+
+/* Fill c->sbuf with the next chunk of pixels [*cur, hi) of the tile (offsets relative
+ * to lo); advances *cur. Returns the byte count; *last is set when the range is done. */
+static size_t encode_chunk(pv_compositor *c, const pv_tile *t, size_t lo, size_t *cur,
+                           size_t hi, bool final, bool *last)
+{
+    unsigned char *p = c->sbuf + 4, *end = c->sbuf + CHUNK;
+    const size_t px_max = final ? PX_FINAL : PX_SWAP_MAX;
+    size_t i = next_in_box(t, *cur, hi);
+    while (i < hi) {
+        size_t stop = row_end(t, i);
+        if (stop > hi) stop = hi;
+        /* skip empty pixels of this row segment */
+        while (i < stop && empty_px(t->cover + NS * i)) i++;
+        if (i == stop) {
+            i = next_in_box(t, stop, hi);
             continue;
         }
+        if ((size_t)(end - p) < RUN_HEAD + px_max) break; /* chunk full */
+        unsigned char *head = p;
+        p += RUN_HEAD;
         size_t j = i;
-        for (; j < hi && !empty_px(w->cover + NS * j); j++) {
-            const uint8_t *cv = w->cover + NS * j;
-            memcpy(px, w->rgba + 4 * j, 4 * sizeof(float));
-            px += 4 * sizeof(float);
-            memcpy(px, w->depth + j, sizeof(float));
-            px += sizeof(float);
+        for (; j < stop && !empty_px(t->cover + NS * j) && (size_t)(end - p) >= px_max; j++) {
+            memcpy(p, t->rgba + 4 * j, 4 * sizeof(float));
+            p += 4 * sizeof(float);
+            if (final) continue;
+            memcpy(p, t->depth + j, sizeof(float));
+            p += sizeof(float);
+            const uint8_t *cv = t->cover + NS * j;
             bool same = true;
             for (int k = 1; k < NS; k++) same = same && cv[k] == cv[0];
             if (same && cv[0] == 255) {
-                *px++ = 0;
+                *p++ = 0;
             } else if (same) {
-                *px++ = 1;
-                *px++ = cv[0];
+                *p++ = 1;
+                *p++ = cv[0];
             } else {
-                *px++ = 2;
-                memcpy(px, cv, NS);
-                px += NS;
+                *p++ = 2;
+                memcpy(p, cv, NS);
+                p += NS;
             }
         }
         uint32_t run[2] = {(uint32_t)(i - lo), (uint32_t)(j - i)};
-        memcpy(runs, run, 8);
-        runs += 8;
+        memcpy(head, run, RUN_HEAD);
         i = j;
+        if (j < stop && !empty_px(t->cover + NS * j)) break; /* chunk full mid-run */
     }
-    return (size_t)(px - p);
+    *cur = i;
+    *last = i >= hi;
+    uint32_t flag = *last;
+    memcpy(c->sbuf, &flag, 4);
+    return (size_t)(p - c->sbuf);
 }
 
-/* Blend a message for pixels starting at `lo` into the working picture: the received
+/* Mark the pixels [at, at+n) dirty. */
+static void touch_span(pv_tile *t, size_t at, size_t n)
+{
+    size_t W = (size_t)t->w;
+    int y0 = (int)(at / W), y1 = (int)((at + n - 1) / W);
+    if (y0 == y1) pv_tile_touch(t, (int)(at % W), y0, (int)((at + n - 1) % W) + 1, y0 + 1);
+    else pv_tile_touch(t, 0, y0, t->w, y1 + 1);
+}
+
+static inline uint16_t mask_of(const uint8_t *cv)
+{
+    unsigned m = 0;
+    for (int k = 0; k < NS; k++) m |= (unsigned)(cv[k] != 0) << k;
+    return (uint16_t)m;
+}
+
+/* Blend a chunk of `len` bytes for the range starting at `lo` into the tile: received
  * pixels go in front of ours if `recv_front`, behind otherwise, unless the depths of the
  * two pixels' nearest fragments say the opposite. Along one view ray slabs never
  * interleave, so for thin primitives the depths agree with the slab order; markers are
  * flat sprites with a width, and two that overlap across a slab plane are ordered by
- * their depths, as one rank orders them. */
-static void blend_msg(work *w, const unsigned char *msg, size_t lo, bool recv_front)
+ * their depths, as one rank orders them. Final pieces (`final`) are written as they are. */
+static bool decode_chunk(pv_tile *t, const unsigned char *msg, size_t len, size_t lo,
+                         bool recv_front, bool final)
 {
-    uint32_t nruns;
-    memcpy(&nruns, msg, 4);
-    const unsigned char *runs = msg + 4, *px = runs + (size_t)nruns * 8;
-    for (uint32_t r = 0; r < nruns; r++) {
+    uint32_t last;
+    memcpy(&last, msg, 4);
+    const unsigned char *p = msg + 4, *end = msg + len;
+    while (p + RUN_HEAD <= end) {
         uint32_t run[2];
-        memcpy(run, runs + (size_t)r * 8, 8);
-        for (uint32_t k = 0; k < run[1]; k++) {
-            memcpy(w->tmp + 4 * k, px, 4 * sizeof(float));
-            px += 4 * sizeof(float);
-            memcpy(w->tdepth + k, px, sizeof(float));
-            px += sizeof(float);
-            uint8_t *cv = w->tcover + (size_t)NS * k;
-            int tag = *px++;
-            if (tag == 2) {
-                memcpy(cv, px, NS);
-                px += NS;
-            } else {
-                memset(cv, tag == 0 ? 255 : *px++, NS);
-            }
-        }
+        memcpy(run, p, RUN_HEAD);
+        p += RUN_HEAD;
         size_t at = lo + run[0];
         for (uint32_t k = 0; k < run[1]; k++) {
-            float *mine = w->rgba + 4 * (at + k);
-            uint8_t *mc = w->cover + NS * (at + k);
-            float md = w->depth[at + k], rd = w->tdepth[k];
+            size_t i = at + k;
+            float *mine = t->rgba + 4 * i;
+            if (final) {
+                memcpy(mine, p, 4 * sizeof(float));
+                p += 4 * sizeof(float);
+                t->mask[i] = PV_RASTER_MASK_FULL;
+                continue;
+            }
+            float px[4], rd;
+            uint8_t cv[NS];
+            memcpy(px, p, sizeof px);
+            p += sizeof px;
+            memcpy(&rd, p, sizeof rd);
+            p += sizeof rd;
+            int tag = *p++;
+            if (tag == 2) {
+                memcpy(cv, p, NS);
+                p += NS;
+            } else {
+                memset(cv, tag == 0 ? 255 : *p++, NS);
+            }
+            uint8_t *mc = t->cover + NS * i;
+            float md = t->depth[i];
             bool front = recv_front ? !(rd > md) : rd < md;
-            if (front)
-                pv_composite_over(1, w->tmp + 4 * k, w->tcover + NS * k, mine, mc, mine, mc);
-            else
-                pv_composite_over(1, mine, mc, w->tmp + 4 * k, w->tcover + NS * k, mine, mc);
-            if (rd < md) w->depth[at + k] = rd;
+            if (front) pv_composite_over(1, px, cv, mine, mc, mine, mc);
+            else pv_composite_over(1, mine, mc, px, cv, mine, mc);
+            if (rd < md) t->depth[i] = rd;
+            t->mask[i] |= mask_of(cv);
+        }
+        if (run[1]) touch_span(t, at, run[1]);
+    }
+    return last != 0;
+}
+
+/* Send pixels [slo, shi) to `to` and blend what `from` sends for the range starting at
+ * rlo, chunk by chunk in both directions at once (to or from may be -1). */
+static void exchange(pv_ctx *ctx, pv_compositor *c, pv_tile *t, int to, size_t slo,
+                     size_t shi, int from, size_t rlo, bool recv_front, bool final, int tag)
+{
+    bool send_done = to < 0, recv_done = from < 0;
+    size_t cur = slo;
+    while (!send_done || !recv_done) {
+        MPI_Request req[2];
+        MPI_Status sts[2];
+        int nreq = 0, irecv = -1;
+        size_t nsend = 0;
+        bool last = false;
+        if (!recv_done) {
+            irecv = nreq;
+            MPI_Irecv(c->rbuf, (int)CHUNK, MPI_BYTE, from, tag, ctx->comm, &req[nreq++]);
+        }
+        if (!send_done) {
+            nsend = encode_chunk(c, t, slo, &cur, shi, final, &last);
+            MPI_Isend(c->sbuf, (int)nsend, MPI_BYTE, to, tag, ctx->comm, &req[nreq++]);
+        }
+        MPI_Waitall(nreq, req, sts);
+        if (!send_done) {
+            c->st.bytes_sent += nsend;
+            send_done = last;
+        }
+        if (irecv >= 0) {
+            int got = 0;
+            MPI_Get_count(&sts[irecv], MPI_BYTE, &got);
+            c->st.bytes_recv += (uint64_t)got;
+            recv_done = decode_chunk(t, c->rbuf, (size_t)got, rlo, recv_front, final);
         }
     }
 }
 
-/* Send pixels [slo, shi) to `to` and blend what `from` sends for [rlo, rhi). */
-static void exchange(pv_ctx *ctx, work *w, int to, size_t slo, size_t shi, int from,
-                     size_t rlo, bool recv_front, int tag)
+/* Make the pixels of the tile outside [lo, hi) empty and shrink the dirty box to the
+ * rows that still hold something. */
+static void keep_only(pv_tile *t, size_t lo, size_t hi)
 {
-    size_t nsend = to >= 0 ? encode(w, slo, shi) : 0;
-    MPI_Request req[2];
-    int nreq = 0;
-    if (from >= 0)
-        MPI_Irecv(w->rbuf, (int)w->cap, MPI_BYTE, from, tag, ctx->comm, &req[nreq++]);
-    if (to >= 0) MPI_Isend(w->sbuf, (int)nsend, MPI_BYTE, to, tag, ctx->comm, &req[nreq++]);
-    MPI_Status sts[2];
-    MPI_Waitall(nreq, req, sts);
-    w->st.bytes_sent += nsend;
-    if (from < 0) return;
-    int got = 0;
-    MPI_Get_count(&sts[0], MPI_BYTE, &got);
-    w->st.bytes_recv += (uint64_t)got;
-    blend_msg(w, w->rbuf, rlo, recv_front);
-}
-
-static void load_local(work *w, const pv_tile *t)
-{
-    memset(w->rgba, 0, w->npix * 4 * sizeof(float));
-    memset(w->cover, 0, w->npix * NS);
-    for (size_t i = 0; i < w->npix; i++) w->depth[i] = (float)INFINITY;
-    for (int y = 0; y < t->h; y++) {
-        size_t dst = (size_t)(t->y0 + y) * (size_t)w->w + (size_t)t->x0;
-        size_t src = (size_t)y * (size_t)t->w;
-        memcpy(w->rgba + 4 * dst, t->rgba + 4 * src, (size_t)t->w * 4 * sizeof(float));
-        memcpy(w->cover + NS * dst, t->cover + NS * src, (size_t)t->w * NS);
-        memcpy(w->depth + dst, t->depth + src, (size_t)t->w * sizeof(float));
-    }
-}
-
-static pv_status work_alloc(pv_ctx *ctx, work *w, const pv_tile *local)
-{
-    w->w = local->canvas_w;
-    w->h = local->canvas_h;
-    w->npix = (size_t)w->w * (size_t)w->h;
-    w->cap = msg_bound(w->npix) + 16 * (size_t)ctx->nranks;
-    if (w->cap > (size_t)0x7FFFFFFF)
-        return pv_err(ctx, PV_ERANGE, "canvas %dx%d is too large to composite", w->w, w->h);
-    w->rgba = pv_alloc(ctx, w->npix * 4 * sizeof(float));
-    w->cover = w->rgba ? pv_alloc(ctx, w->npix * NS) : NULL;
-    w->sbuf = w->cover ? pv_alloc(ctx, w->cap) : NULL;
-    w->rbuf = w->sbuf ? pv_alloc(ctx, w->cap) : NULL;
-    w->tmp = w->rbuf ? pv_alloc(ctx, w->npix * 4 * sizeof(float)) : NULL;
-    w->tcover = w->tmp ? pv_alloc(ctx, w->npix * NS) : NULL;
-    w->depth = w->tcover ? pv_alloc(ctx, w->npix * sizeof(float)) : NULL;
-    w->tdepth = w->depth ? pv_alloc(ctx, w->npix * sizeof(float)) : NULL;
-    return w->tdepth ? PV_OK : ctx->err_code;
-}
-
-static void work_free(pv_ctx *ctx, work *w)
-{
-    pv_free(ctx, w->rgba, w->npix * 4 * sizeof(float));
-    pv_free(ctx, w->cover, w->npix * NS);
-    pv_free(ctx, w->sbuf, w->cap);
-    pv_free(ctx, w->rbuf, w->cap);
-    pv_free(ctx, w->tmp, w->npix * 4 * sizeof(float));
-    pv_free(ctx, w->tcover, w->npix * NS);
-    pv_free(ctx, w->depth, w->npix * sizeof(float));
-    pv_free(ctx, w->tdepth, w->npix * sizeof(float));
-}
-
-/* Gather every survivor's final range on rank 0 into `out`. */
-static pv_status gather(pv_ctx *ctx, work *w, bool survivor, size_t lo, size_t hi,
-                        pv_tile *out)
-{
-    size_t n = survivor && ctx->rank != 0 ? encode(w, lo, hi) : 0;
-    uint64_t head[3] = {n, lo, hi};
-    int P = ctx->nranks;
-    uint64_t *all = NULL;
-    int *counts = NULL, *displs = NULL;
-    pv_status st = PV_OK;
-    if (ctx->rank == 0) {
-        all = pv_calloc(ctx, (size_t)P * 3, sizeof *all);
-        counts = pv_calloc(ctx, (size_t)P, sizeof *counts);
-        displs = pv_calloc(ctx, (size_t)P, sizeof *displs);
-        if (!all || !counts || !displs) st = ctx->err_code;
-    }
-    st = pv_status_agree(ctx, st);
-    if (st == PV_OK) {
-        MPI_Gather(head, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, 0, ctx->comm);
-        size_t total = 0;
-        if (ctx->rank == 0)
-            for (int r = 0; r < P; r++) {
-                counts[r] = (int)all[3 * r];
-                displs[r] = (int)total;
-                total += all[3 * r];
-            }
-        MPI_Gatherv(w->sbuf, (int)n, MPI_BYTE, w->rbuf, counts, displs, MPI_BYTE, 0, ctx->comm);
-        w->st.bytes_sent += ctx->rank == 0 ? 0 : n;
-        if (ctx->rank == 0) {
-            /* rank 0's own piece stays in float; the others are decoded over nothing */
-            w->st.bytes_recv += total - n;
-            for (size_t i = 0; i < w->npix; i++) {
-                bool own = survivor && i >= lo && i < hi;
-                if (own) continue;
-                memset(w->rgba + 4 * i, 0, 4 * sizeof(float));
-                memset(w->cover + NS * i, 0, NS);
-                w->depth[i] = (float)INFINITY;
-            }
-            for (int r = 1; r < P; r++)
-                if (counts[r] > 0) blend_msg(w, w->rbuf + displs[r], (size_t)all[3 * r + 1], false);
-            memcpy(out->rgba, w->rgba, w->npix * 4 * sizeof(float));
-            memcpy(out->cover, w->cover, w->npix * NS);
-            for (size_t i = 0; i < w->npix; i++) {
-                unsigned m = 0;
-                for (int k = 0; k < NS; k++) m |= (unsigned)(w->cover[NS * i + (size_t)k] != 0) << k;
-                out->mask[i] = (uint16_t)m;
-                out->depth[i] = w->depth[i];
-            }
+    if (t->dx1 <= t->dx0 || t->dy1 <= t->dy0) return;
+    size_t W = (size_t)t->w;
+    int dx0 = t->dx0, dx1 = t->dx1, dy0 = t->dy0, dy1 = t->dy1;
+    int ky0 = dy1, ky1 = dy0; /* rows of [lo, hi) inside the box */
+    for (int y = dy0; y < dy1; y++) {
+        size_t a = (size_t)y * W + (size_t)dx0, b = (size_t)y * W + (size_t)dx1;
+        size_t ka = a > lo ? a : lo, kb = b < hi ? b : hi;
+        if (ka < kb) {
+            if (y < ky0) ky0 = y;
+            ky1 = y + 1;
+        } else {
+            ka = kb = a;
+        }
+        /* clear [a, ka) and [kb, b) */
+        size_t seg[2][2] = {{a, ka}, {kb > a ? kb : a, b}};
+        for (int s = 0; s < 2; s++) {
+            size_t s0 = seg[s][0], n = seg[s][1] > s0 ? seg[s][1] - s0 : 0;
+            if (!n) continue;
+            memset(t->rgba + 4 * s0, 0, n * 4 * sizeof(float));
+            memset(t->mask + s0, 0, n * sizeof(uint16_t));
+            memset(t->cover + NS * s0, 0, n * NS);
+            for (size_t i = 0; i < n; i++) t->depth[s0 + i] = (float)INFINITY;
         }
     }
-    pv_free(ctx, all, (size_t)P * 3 * sizeof *all);
-    pv_free(ctx, counts, (size_t)P * sizeof *counts);
-    pv_free(ctx, displs, (size_t)P * sizeof *displs);
-    return st;
+    if (ky0 < ky1) t->dy0 = ky0, t->dy1 = ky1;
+    else t->dx0 = t->dy0 = t->dx1 = t->dy1 = 0;
 }
 
-pv_status pv_composite_gather(pv_ctx *ctx, const pv_tile *local, bool rank0_front,
-                              pv_tile *out, pv_composite_stats *stats)
+/* The pixel range survivor u holds after the swap rounds, of a picture of npix pixels. */
+static void final_range(int u, int p2, size_t npix, size_t *lo, size_t *hi)
+{
+    *lo = 0, *hi = npix;
+    for (int bit = 1; bit < p2; bit <<= 1) {
+        size_t mid = *lo + (*hi - *lo) / 2;
+        if ((u & bit) == 0) *hi = mid;
+        else *lo = mid;
+    }
+}
+
+pv_status pv_compositor_run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool rank0_front,
+                            int root, pv_composite_stats *stats)
 {
     double t0 = MPI_Wtime();
-    work w = {0};
+    memset(&c->st, 0, sizeof c->st);
     pv_status st = PV_OK;
-    int dims[2] = {local->canvas_w, local->canvas_h}, dmin[2], dmax[2];
-    MPI_Allreduce(dims, dmin, 2, MPI_INT, MPI_MIN, ctx->comm);
-    MPI_Allreduce(dims, dmax, 2, MPI_INT, MPI_MAX, ctx->comm);
-    if (dmin[0] != dmax[0] || dmin[1] != dmax[1])
+    int dims[4] = {tile->canvas_w, tile->canvas_h, -tile->canvas_w, -tile->canvas_h}, dmin[4];
+    MPI_Allreduce(dims, dmin, 4, MPI_INT, MPI_MIN, ctx->comm);
+    if (dmin[0] != -dmin[2] || dmin[1] != -dmin[3])
         st = pv_err(ctx, PV_ERANGE, "ranks composite tiles of different canvases");
-    else if (ctx->rank == 0 && (!out || out->x0 || out->y0 || out->w != local->canvas_w ||
-                                out->h != local->canvas_h))
-        st = pv_err(ctx, PV_ERANGE, "the composite needs a whole-canvas tile on rank 0");
-    if (!st) st = work_alloc(ctx, &w, local);
+    else if (tile->x0 || tile->y0 || tile->w != tile->canvas_w || tile->h != tile->canvas_h)
+        st = pv_err(ctx, PV_ERANGE, "the compositor needs whole-canvas tiles");
+    else if (root < 0 || root >= ctx->nranks)
+        st = pv_err(ctx, PV_ERANGE, "no rank %d receives the picture", root);
     st = pv_status_agree(ctx, st);
     if (st) goto done;
-    load_local(&w, local);
 
     int P = ctx->nranks;
+    size_t npix = (size_t)tile->w * (size_t)tile->h;
     int v = rank0_front ? ctx->rank : P - 1 - ctx->rank;
 #define RANK_OF(vv) (rank0_front ? (vv) : P - 1 - (vv))
+#define VIS_OF_SURVIVOR(uu) ((uu) < extra ? 2 * (uu) : (uu) + extra)
     int p2 = 1;
     while (p2 * 2 <= P) p2 *= 2;
     int extra = P - p2;
@@ -291,32 +329,90 @@ pv_status pv_composite_gather(pv_ctx *ctx, const pv_tile *local, bool rank0_fron
     int u = v >= 2 * extra ? v - extra : v / 2;
     if (v < 2 * extra) {
         if (v % 2) {
-            exchange(ctx, &w, RANK_OF(v - 1), 0, w.npix, -1, 0, false, PV_TAG_COMPOSITE_FOLD);
+            exchange(ctx, c, tile, RANK_OF(v - 1), 0, npix, -1, 0, false, false,
+                     PV_TAG_COMPOSITE_FOLD);
             survivor = false;
         } else {
-            exchange(ctx, &w, -1, 0, 0, RANK_OF(v + 1), 0, false, PV_TAG_COMPOSITE_FOLD);
+            exchange(ctx, c, tile, -1, 0, 0, RANK_OF(v + 1), 0, false, false,
+                     PV_TAG_COMPOSITE_FOLD);
         }
     }
-    size_t lo = 0, hi = w.npix;
+    size_t lo = 0, hi = npix;
     if (survivor) {
         for (int bit = 1; bit < p2; bit <<= 1) {
             int pu = u ^ bit;
-            int pv = pu < extra ? 2 * pu : pu + extra; /* the partner's visibility index */
+            int pv = VIS_OF_SURVIVOR(pu);
             size_t mid = lo + (hi - lo) / 2;
             bool keep_low = (u & bit) == 0;
             size_t slo = keep_low ? mid : lo, shi = keep_low ? hi : mid;
             size_t klo = keep_low ? lo : mid, khi = keep_low ? mid : hi;
-            exchange(ctx, &w, RANK_OF(pv), slo, shi, RANK_OF(pv), klo, pu < u,
+            exchange(ctx, c, tile, RANK_OF(pv), slo, shi, RANK_OF(pv), klo, pu < u, false,
                      PV_TAG_COMPOSITE_SWAP);
             lo = klo;
             hi = khi;
         }
     }
+    /* the pieces of the final picture go to the receiving rank */
+    if (ctx->rank == root) {
+        if (survivor) keep_only(tile, lo, hi);
+        else keep_only(tile, 0, 0);
+        for (int su = 0; su < p2; su++) {
+            int from = RANK_OF(VIS_OF_SURVIVOR(su));
+            if (from == root) continue;
+            size_t flo, fhi;
+            final_range(su, p2, npix, &flo, &fhi);
+            exchange(ctx, c, tile, -1, 0, 0, from, flo, false, true, PV_TAG_COMPOSITE_GATHER);
+        }
+    } else if (survivor) {
+        exchange(ctx, c, tile, root, lo, hi, -1, 0, false, true, PV_TAG_COMPOSITE_GATHER);
+    }
 #undef RANK_OF
-    st = gather(ctx, &w, survivor, lo, hi, out);
+#undef VIS_OF_SURVIVOR
 done:
-    work_free(ctx, &w);
-    w.st.t_sec = MPI_Wtime() - t0;
-    if (stats) *stats = w.st;
+    c->st.t_sec = MPI_Wtime() - t0;
+    if (stats) *stats = c->st;
+    return st;
+}
+
+pv_status pv_composite_gather(pv_ctx *ctx, const pv_tile *local, bool rank0_front,
+                              pv_tile *out, pv_composite_stats *stats)
+{
+    pv_status st = PV_OK;
+    if (ctx->rank == 0 && (!out || out->x0 || out->y0 || out->w != local->canvas_w ||
+                           out->h != local->canvas_h))
+        st = pv_err(ctx, PV_ERANGE, "the composite needs a whole-canvas tile on rank 0");
+    st = pv_status_agree(ctx, st);
+    if (st) return st;
+    /* a whole-canvas copy of the local tile to work in */
+    int W = local->canvas_w, H = local->canvas_h;
+    pv_tile *t = pv_tile_create(ctx, W, H, 0, 0, W, H);
+    pv_compositor *c = pv_status_agree(ctx, t ? PV_OK : ctx->err_code) == PV_OK
+                           ? pv_compositor_create(ctx)
+                           : NULL;
+    if (!c) {
+        pv_tile_destroy(ctx, t);
+        return ctx->err_code ? ctx->err_code : PV_ENOMEM;
+    }
+    pv_tile_clear(t);
+    for (int y = 0; y < local->h; y++) {
+        size_t dst = (size_t)(local->y0 + y) * (size_t)W + (size_t)local->x0;
+        size_t src = (size_t)y * (size_t)local->w;
+        memcpy(t->rgba + 4 * dst, local->rgba + 4 * src, (size_t)local->w * 4 * sizeof(float));
+        memcpy(t->mask + dst, local->mask + src, (size_t)local->w * sizeof(uint16_t));
+        memcpy(t->cover + NS * dst, local->cover + NS * src, (size_t)local->w * NS);
+        memcpy(t->depth + dst, local->depth + src, (size_t)local->w * sizeof(float));
+    }
+    pv_tile_touch(t, local->x0, local->y0, local->x0 + local->w, local->y0 + local->h);
+    st = pv_compositor_run(ctx, c, t, rank0_front, 0, stats);
+    if (st == PV_OK && ctx->rank == 0) {
+        size_t npix = (size_t)W * (size_t)H;
+        memcpy(out->rgba, t->rgba, npix * 4 * sizeof(float));
+        memcpy(out->mask, t->mask, npix * sizeof(uint16_t));
+        memcpy(out->cover, t->cover, npix * NS);
+        memcpy(out->depth, t->depth, npix * sizeof(float));
+        out->dx0 = 0, out->dy0 = 0, out->dx1 = W, out->dy1 = H;
+    }
+    pv_compositor_destroy(ctx, c);
+    pv_tile_destroy(ctx, t);
     return st;
 }

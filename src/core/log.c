@@ -22,14 +22,10 @@ static void put(const char *s, size_t n)
     fflush(stderr);
 }
 
-void pv_log_write(pv_ctx *ctx, pv_log_level lvl, const char *module, const char *fmt, ...)
+static void log_line(pv_ctx *ctx, pv_log_level lvl, const char *module, const char *fmt,
+                     va_list ap)
 {
-    if ((int)lvl > (int)ctx->opt.log_level) return;
-    if (lvl >= PV_LOG_INFO && ctx->rank != 0 && !ctx->opt.log_all_ranks) return;
-    va_list ap;
-    va_start(ap, fmt);
     char *msg = pv_vasprintf(fmt, ap);
-    va_end(ap);
     int il = (int)lvl;
     const char *name = il >= 0 && il <= 3 ? level_names[il] : "?";
     char *line = pv_asprintf("[%8.3f] r%d/%d %-5s %s: %s\n", pv_elapsed(ctx), ctx->rank,
@@ -38,6 +34,25 @@ void pv_log_write(pv_ctx *ctx, pv_log_level lvl, const char *module, const char 
     if (line) put(line, strlen(line));
     free(line);
     free(msg);
+}
+
+void pv_log_write(pv_ctx *ctx, pv_log_level lvl, const char *module, const char *fmt, ...)
+{
+    if ((int)lvl > (int)ctx->opt.log_level) return;
+    if (lvl >= PV_LOG_INFO && ctx->rank != 0 && !ctx->opt.log_all_ranks) return;
+    va_list ap;
+    va_start(ap, fmt);
+    log_line(ctx, lvl, module, fmt, ap);
+    va_end(ap);
+}
+
+void pv_log_here(pv_ctx *ctx, pv_log_level lvl, const char *module, const char *fmt, ...)
+{
+    if ((int)lvl > (int)ctx->opt.log_level) return;
+    va_list ap;
+    va_start(ap, fmt);
+    log_line(ctx, lvl, module, fmt, ap);
+    va_end(ap);
 }
 
 void pv_msg(pv_ctx *ctx, const char *fmt, ...)

@@ -80,6 +80,7 @@ struct pv_interp {
                               * (exec = false), and `set vgrid` only re-activates its grid */
     bool grid_resized;       /* `set vgrid` resized a grid in this statement (ckpt.c saves) */
     struct pv_gridset *grids;/* voxel grids (gridset.c) */
+    struct pv_frames *frames;/* the frame pipeline kept across frames (frames.c) */
     pv_source **texts;       /* sources of pv_exec_compile_text, kept for diagnostics */
     size_t ntexts;
 };

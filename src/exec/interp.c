@@ -17,6 +17,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
+#include "frames.h"
 #include "ckpt.h"
 #include "gridset.h"
 
@@ -396,6 +397,7 @@ void pv_interp_destroy(pv_interp *I)
     for (size_t i = 0; i < I->ntexts; i++) pv_source_destroy(I->texts[i]);
     free(I->texts);
     if (I->grids) pv_gridset_destroy(I, I->grids);
+    pv_frames_release(I);
     free(I->script_name);
     free(I->last_splot);
     pv_settings_destroy(I->set);
@@ -412,8 +414,9 @@ static pv_status finish_run(pv_interp *I, pv_status st)
                I->plots_skipped == 1 ? "" : "s");
         I->plots_skipped = 0;
     }
-    /* script errors are deterministic, but agree anyway so no rank can be left behind */
-    pv_status agreed = pv_status_agree(I->ctx, st == PV_EEXIT ? PV_OK : st);
+    /* script errors are deterministic, but agree anyway so no rank can be left behind;
+     * the last frame's write is agreed with them (frames.h) */
+    pv_status agreed = pv_frames_agree(I, st == PV_EEXIT ? PV_OK : st);
     if (agreed != PV_OK) return agreed;
     return st;
 }

@@ -16,6 +16,7 @@
 #include "render.h"
 
 #include "ckpt.h"
+#include "frames.h"
 #include "isopass.h"
 
 #include "pvox/annotate.h"
@@ -25,10 +26,12 @@
 #include "pvox/scene.h"
 #include "pvox/view.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* =====================================================================================
  * Ranges
@@ -354,7 +357,8 @@ typedef struct frame_times {
     double scene;     /* primitives: isosurface extraction, projection, adding to the raster */
     double raster;    /* rasterising and blending z steps */
     double composite; /* across ranks */
-    double out;       /* annotation, 8-bit image, PNG */
+    double annotate;  /* writer: the frame layers */
+    double encode;    /* writer: 8-bit image and PNG */
 } frame_times;
 
 /* Blend `step` into `acc` (both full-canvas tiles), `step` in front if step_front. */
@@ -376,6 +380,7 @@ static void tile_accumulate(pv_tile *acc, const pv_tile *step, bool step_front)
             if (step->depth[i + x] < acc->depth[i + x]) acc->depth[i + x] = step->depth[i + x];
         }
     }
+    pv_tile_touch(acc, bx0, by0, bx1, by1);
 }
 
 /* The frame with isosurfaces. The rank's slab is drawn in steps along z, one node plane
@@ -391,11 +396,12 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
     pv_iso_passes P;
     pv_status sp = pv_iso_passes_open(ctx, &P, e, n, sg);
     if (st == PV_OK) st = sp;
-    pv_tile *step = NULL;
-    if (st == PV_OK) {
-        step = pv_tile_create(ctx, tile->canvas_w, tile->canvas_h, 0, 0, tile->w, tile->h);
-        if (!step) st = ctx->err_code ? ctx->err_code : PV_ENOMEM;
+    pv_frames *FR = I->frames;
+    if (st == PV_OK && !FR->step) {
+        FR->step = pv_tile_create(ctx, tile->canvas_w, tile->canvas_h, 0, 0, tile->w, tile->h);
+        if (!FR->step) st = ctx->err_code ? ctx->err_code : PV_ENOMEM;
     }
+    pv_tile *step = FR->step;
     if (st == PV_OK) pv_tile_clear(tile);
     /* the default keeps the raster's arrays (about 150 bytes a triangle while rendering)
      * under 2^19 entries, about 100 MB: well within what a rank may use beyond its slab */
@@ -440,8 +446,49 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
         zcur = zb;
         if (last) break;
     }
-    pv_tile_destroy(ctx, step);
     pv_iso_passes_close(ctx, &P);
+    return st;
+}
+
+/* The writer's part of a frame: the frame layers drawn around the composited scene,
+ * one 8-bit image, the PNG (ARCH-13). Not collective. */
+static pv_status write_frame(pv_interp *I, const frame_ctx *F, const char *path, double *t_annot,
+                             double *t_encode)
+{
+    pv_ctx *ctx = I->ctx;
+    pv_frames *FR = I->frames;
+    int W = F->term.width, H = F->term.height;
+    double t0 = MPI_Wtime();
+    pv_status st = pv_frames_writer_buffers(I);
+    pv_annot_opts ao;
+    pv_annot_opts_default(&ao);
+    ao.background = I->set->term.background;
+    if (st == PV_OK) st = pv_annotate_frame(ctx, &F->frame, &ao, FR->bg, FR->fg, W * 4);
+    double t1 = MPI_Wtime();
+    if (st == PV_OK) {
+        pv_layer lb = {FR->bg, (size_t)W * 4, PV_LAYER_ARGB32};
+        pv_layer lf = {FR->fg, (size_t)W * 4, PV_LAYER_ARGB32};
+        pv_composite_flatten(FR->tile, &lb, &lf, 3, FR->rgb, (size_t)W * 3);
+        st = pv_png_write(ctx, path, W, H, 3, FR->rgb, (size_t)W * 3, NULL);
+    }
+    *t_annot = t1 - t0;
+    *t_encode = MPI_Wtime() - t1;
+    return st;
+}
+
+/* Rank 0 checks that the output's directory takes a file before the frame is drawn, so
+ * the common failure stops the script at its plot command, as when one rank wrote every
+ * frame; what can still fail while writing is reported when the frame's write is agreed. */
+static pv_status check_output(pv_ctx *ctx, const char *path)
+{
+    if (ctx->rank != 0) return PV_OK;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+    if (!dir) return pv_err(ctx, PV_ENOMEM, "out of memory");
+    pv_status st = PV_OK;
+    if (access(dir, W_OK | X_OK) != 0)
+        st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
+    free(dir);
     return st;
 }
 
@@ -473,6 +520,18 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     memset(&F, 0, sizeof F);
     pv_status st = setup_frame(I, e, n, &fr, &C, &F);
     int W = F.term.width, H = F.term.height;
+    /* the same output as the frame in flight: its write must end first */
+    if (I->frames && I->frames->open && I->frames->last_path && !strcmp(I->frames->last_path, path))
+        st = pv_frames_agree(I, st);
+    /* the pipeline's buffers for this canvas (collective, agreed) */
+    pv_status sp = pv_frames_prepare(I, W, H);
+    if (sp != PV_OK) {
+        free(path);
+        frame_fini(ctx, &F);
+        return sp;
+    }
+    pv_frames *FR = I->frames;
+    int writer = pv_frames_writer(I);
 
     /* this rank's slab: the first voxel grid of the plot defines it */
     const pv_grid *sg = NULL;
@@ -491,13 +550,9 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     SF.fill = s->fill;
 
     /* scene -> render: this rank's primitives into its tile */
-    pv_raster *r = NULL;
-    pv_tile *tile = NULL;
-    if (st == PV_OK) {
-        r = pv_raster_create(ctx, W, H);
-        tile = r ? pv_tile_create(ctx, W, H, 0, 0, W, H) : NULL;
-        if (!r || !tile) st = ctx->err_code ? ctx->err_code : pv_err(ctx, PV_ENOMEM, "out of memory");
-    }
+    pv_raster *r = FR->raster;
+    pv_tile *tile = FR->tile;
+    pv_raster_clear(r);
     pv_light light;
     if (s->pm3d.lighting) {
         pv_light_setup(&light, &F.view, s->pm3d.primary, s->pm3d.specular, s->pm3d.spec2);
@@ -516,74 +571,63 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     }
     uint64_t ntris = 0;
     frame_times T = {0};
-    if (has_iso(e, n)) {
+    if (has_iso(e, n)) { /* collective (ghost planes) whatever st is */
         st = draw_in_steps(I, &SF, e, n, sg, r, tile, st, &ntris, &T);
-    } else {
+    } else if (st == PV_OK) {
         double t0 = MPI_Wtime();
-        if (r) pv_raster_set_slab(r, SF.zlo, SF.zhi);
+        pv_raster_set_slab(r, SF.zlo, SF.zhi);
         for (int k = 0; k < n && st == PV_OK; k++) st = pv_scene_draw(ctx, &SF, &e[k], r);
         double t1 = MPI_Wtime();
         if (st == PV_OK) st = pv_raster_render(ctx, r, tile);
-        if (r) ntris = pv_raster_count_tris(r);
+        ntris = pv_raster_count_tris(r);
         T.scene = t1 - t0;
         T.raster = MPI_Wtime() - t1;
     }
-    st = pv_status_agree(ctx, st);
-
-    /* composite in slab visibility order onto rank 0 */
-    pv_tile *scene = NULL;
-    if (st == PV_OK && ctx->rank == 0) {
-        scene = pv_tile_create(ctx, W, H, 0, 0, W, H);
-        if (!scene) st = ctx->err_code ? ctx->err_code : PV_ENOMEM;
+    if (st == PV_OK) st = check_output(ctx, path);
+    /* agreed with the previous frame's write (frames.h) */
+    st = pv_frames_agree(I, st);
+    if (st != PV_OK) {
+        if (st != PV_ENOMEM && !ctx->err_located) {
+            /* a failure without a location (the output): name the plot command */
+            const pv_source *src = c->tl->src;
+            st = pv_err_locate(ctx, src->name, src->text, src->len, src->first_line, off);
+        }
+        free(path);
+        frame_fini(ctx, &F);
+        return st;
     }
-    st = pv_status_agree(ctx, st);
+
+    /* composite in slab visibility order onto the writer, which writes the PNG */
+    size_t active = pv_tile_active(tile);
     pv_composite_stats cst = {0};
     double tc = MPI_Wtime();
-    if (st == PV_OK)
-        st = pv_composite_gather(ctx, tile, pv_view_z_facing(&F.view) < 0, scene, &cst);
+    st = pv_compositor_run(ctx, FR->comp, tile, pv_view_z_facing(&F.view) < 0, writer, &cst);
     double tp = MPI_Wtime();
     T.composite = tp - tc;
-    if (st == PV_OK && ctx->rank == 0) {
-        /* annotate -> png: the frame layers around the scene, one 8-bit image */
-        size_t px = (size_t)W * (size_t)H;
-        uint32_t *bg = pv_alloc(ctx, px * 4);
-        uint32_t *fg = bg ? pv_alloc(ctx, px * 4) : NULL;
-        uint8_t *rgb = fg ? pv_alloc(ctx, px * 3) : NULL;
-        if (!rgb) st = ctx->err_code ? ctx->err_code : PV_ENOMEM;
-        pv_annot_opts ao;
-        pv_annot_opts_default(&ao);
-        ao.background = I->set->term.background;
-        if (st == PV_OK) st = pv_annotate_frame(ctx, &F.frame, &ao, bg, fg, W * 4);
-        if (st == PV_OK) {
-            pv_layer lb = {bg, (size_t)W * 4, PV_LAYER_ARGB32};
-            pv_layer lf = {fg, (size_t)W * 4, PV_LAYER_ARGB32};
-            pv_composite_flatten(scene, &lb, &lf, 3, rgb, (size_t)W * 3);
-            st = pv_png_write(ctx, path, W, H, 3, rgb, (size_t)W * 3, NULL);
+    if (st == PV_OK) {
+        pv_frames_drawn(I, path);
+        if (ctx->rank == writer) {
+            pv_status ws = write_frame(I, &F, path, &T.annotate, &T.encode);
+            if (ws != PV_OK && ws != PV_ENOMEM) {
+                const pv_source *src = c->tl->src;
+                ws = pv_err_locate(ctx, src->name, src->text, src->len, src->first_line, off);
+            }
+            pv_frames_defer(I, ws);
+            if (ws == PV_OK)
+                pv_log_here(ctx, PV_LOG_INFO, "render",
+                            "wrote %s (%dx%d, %zu points, %llu triangles on rank %d; scene %.3f "
+                            "s, raster %.3f s, composite %.3f s, annotate %.3f s, png %.3f s; "
+                            "tracked memory peak %.1f MiB)",
+                            path, W, H, pv_raster_count_points(r), (unsigned long long)ntris,
+                            ctx->rank, T.scene, T.raster, T.composite, T.annotate, T.encode,
+                            (double)ctx->mem_peak / 1048576.0);
         }
-        pv_free(ctx, bg, px * 4);
-        pv_free(ctx, fg, px * 4);
-        pv_free(ctx, rgb, px * 3);
     }
-    T.out = MPI_Wtime() - tp;
-    st = pv_status_agree(ctx, st);
-    if (st != PV_OK && st != PV_ENOMEM) {
-        /* a failure without a location (writing the PNG): name the plot command */
-        const pv_source *src = c->tl->src;
-        st = pv_err_locate(ctx, src->name, src->text, src->len, src->first_line, off);
-    }
-    if (st == PV_OK)
-        pv_log(ctx, PV_LOG_INFO, "render",
-               "wrote %s (%dx%d, %zu points, %llu triangles on rank %d; scene %.3f s, raster "
-               "%.3f s, composite %.3f s, png %.3f s; tracked memory peak %.1f MiB)",
-               path ? path : "?", W, H, r ? pv_raster_count_points(r) : 0,
-               (unsigned long long)ntris, ctx->rank, T.scene, T.raster, T.composite, T.out,
-               (double)ctx->mem_peak / 1048576.0);
-    pv_log(ctx, PV_LOG_DEBUG, "render", "composite: %llu bytes sent, %llu received, %.3f s",
-           (unsigned long long)cst.bytes_sent, (unsigned long long)cst.bytes_recv, cst.t_sec);
+    pv_log(ctx, PV_LOG_DEBUG, "render",
+           "frame %lld: %zu active pixels; composite %llu bytes sent, %llu received, %.3f s",
+           (long long)FR->count - 1, active, (unsigned long long)cst.bytes_sent,
+           (unsigned long long)cst.bytes_recv, cst.t_sec);
     free(path);
-    pv_tile_destroy(ctx, scene);
-    pv_tile_destroy(ctx, tile);
-    pv_raster_destroy(ctx, r);
     frame_fini(ctx, &F);
     return st;
 }

@@ -60,6 +60,7 @@ void pv_raster_destroy(pv_ctx *ctx, pv_raster *r)
     pv_free(ctx, r->tri_cut, r->cap_tri_cut * sizeof *r->tri_cut);
     pv_free(ctx, r->cuts, r->cap_cuts * sizeof *r->cuts);
     pv_free(ctx, r->sprites, r->cap_sprite * sizeof *r->sprites);
+    for (int i = 0; i < RS_WCACHE; i++) pv_free(ctx, r->wcache[i], r->wcache_n[i]);
     pv_free(ctx, r, sizeof *r);
 }
 
@@ -433,11 +434,51 @@ pv_status pv_raster_add_line_cut(pv_ctx *ctx, pv_raster *r, const pv_raster_line
 /* ---- render: working memory ---------------------------------------------------------------- */
 
 #define WORK_MAX 16
+/* The buffers of one render. They come from the raster's cache of earlier renders when
+ * one is large enough and go back to it at the end, so a sequence of similar frames
+ * allocates nothing after its first. */
 typedef struct work {
     pv_ctx *ctx;
+    pv_raster *r;
     void *p[WORK_MAX];
     size_t n[WORK_MAX];
 } work;
+
+/* Take the smallest cached buffer of at least `bytes`, or NULL. */
+static void *cache_take(pv_raster *r, size_t bytes, size_t *got)
+{
+    int best = -1;
+    for (int i = 0; i < RS_WCACHE; i++)
+        if (r->wcache[i] && r->wcache_n[i] >= bytes &&
+            (best < 0 || r->wcache_n[i] < r->wcache_n[best]))
+            best = i;
+    if (best < 0) return NULL;
+    void *p = r->wcache[best];
+    *got = r->wcache_n[best];
+    r->wcache[best] = NULL;
+    r->wcache_n[best] = 0;
+    return p;
+}
+
+/* Give a buffer back to the cache (freed when the cache is full of larger ones). */
+static void cache_put(pv_ctx *ctx, pv_raster *r, void *p, size_t n)
+{
+    int slot = -1;
+    for (int i = 0; i < RS_WCACHE && slot < 0; i++)
+        if (!r->wcache[i]) slot = i;
+    if (slot < 0) {
+        slot = 0;
+        for (int i = 1; i < RS_WCACHE; i++)
+            if (r->wcache_n[i] < r->wcache_n[slot]) slot = i;
+        if (r->wcache_n[slot] >= n) {
+            pv_free(ctx, p, n);
+            return;
+        }
+        pv_free(ctx, r->wcache[slot], r->wcache_n[slot]);
+    }
+    r->wcache[slot] = p;
+    r->wcache_n[slot] = n;
+}
 
 static void *walloc(work *w, size_t count, size_t elem)
 {
@@ -448,9 +489,12 @@ static void *walloc(work *w, size_t count, size_t elem)
     }
     for (int i = 0; i < WORK_MAX; i++) {
         if (w->p[i]) continue;
-        w->p[i] = pv_alloc(w->ctx, bytes);
-        w->n[i] = bytes;
-        return w->p[i];
+        size_t got = bytes;
+        void *p = cache_take(w->r, bytes, &got);
+        if (!p) p = pv_alloc(w->ctx, bytes);
+        w->p[i] = p;
+        w->n[i] = got;
+        return p;
     }
     pv_err(w->ctx, PV_EINTERNAL, "raster: too many work buffers");
     return NULL;
@@ -460,7 +504,7 @@ static void wfree(work *w, void *p)
 {
     for (int i = 0; i < WORK_MAX; i++) {
         if (w->p[i] != p || !p) continue;
-        pv_free(w->ctx, p, w->n[i]);
+        cache_put(w->ctx, w->r, p, w->n[i]);
         w->p[i] = NULL;
     }
 }
@@ -861,10 +905,22 @@ static pv_status run_bins(work *w, const rs_frame *f, int nt, bool need_frags,
     if (!block || !scr) return w->ctx->err_code;
     for (int t = 0; t < nt; t++)
         rs_scratch_init(&scr[t], block + (size_t)t * bytes, cap, sort_cap);
-    int nbins = f->nbx * f->nby, nbx = f->nbx;
+    /* only bins that received something: the tile was cleared, the others stay empty */
+    int nbins = f->nbx * f->nby, nbx = f->nbx, nlive = 0;
+    int *live = walloc(w, (size_t)nbins, sizeof(int));
+    if (!live) return w->ctx->err_code;
+    for (int i = 0; i < nbins; i++)
+        if (f->flat_start[i + 1] > f->flat_start[i] || f->tri_start[i + 1] > f->tri_start[i])
+            live[nlive++] = i;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) default(none) \
-    shared(f, scr, nbins, nbx)
-    for (int i = 0; i < nbins; i++) rs_bin_render(f, &scr[omp_get_thread_num()], i % nbx, i / nbx);
+    shared(f, scr, live, nlive, nbx)
+    for (int k = 0; k < nlive; k++)
+        rs_bin_render(f, &scr[omp_get_thread_num()], live[k] % nbx, live[k] / nbx);
+    pv_tile *t = f->tile;
+    for (int k = 0; k < nlive; k++) {
+        int bx = t->x0 + (live[k] % nbx) * RS_BIN, by = t->y0 + (live[k] / nbx) * RS_BIN;
+        pv_tile_touch(t, bx, by, bx + RS_BIN, by + RS_BIN);
+    }
     return PV_OK;
 }
 
@@ -882,7 +938,7 @@ pv_status pv_raster_render(pv_ctx *ctx, pv_raster *r, pv_tile *tile)
     rs_frame f = {.r = r, .tile = tile, .npts = r->npts, .frag_capacity = r->opt.frag_capacity};
     f.nbx = (tile->w + RS_BIN - 1) / RS_BIN;
     f.nby = (tile->h + RS_BIN - 1) / RS_BIN;
-    work w = {.ctx = ctx};
+    work w = {.ctx = ctx, .r = r};
     size_t *hist = walloc(&w, (size_t)nt * 256, sizeof(size_t));
     size_t max_flat = 0, ntri = 0;
     pv_status st = hist ? PV_OK : ctx->err_code;

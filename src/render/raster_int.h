@@ -16,6 +16,7 @@
 #define RS_MAX_HP 12                     /* half-planes of one convex part (pentagon with
                                             bevels: 10) */
 #define RS_MAX_STYLES (1u << 20)
+#define RS_WCACHE 16                     /* work buffers a raster keeps between renders */
 
 /* ---- marker shapes ------------------------------------------------------------------ */
 
@@ -91,6 +92,10 @@ struct pv_raster {
     double slab_lo, slab_hi;     /* pv_raster_set_slab */
     uint16_t *sprites;           /* sprite masks of all styles, nsprite used */
     size_t nsprite, cap_sprite;
+    /* work buffers of past renders, kept for the next one (a frame sequence allocates
+       and faults in its bins, lists and fragment buffers once, not per frame) */
+    void *wcache[RS_WCACHE];
+    size_t wcache_n[RS_WCACHE];
 };
 
 /* ---- one render: what every bin reads ------------------------------------------------ */

@@ -39,7 +39,9 @@ pv_tile *pv_tile_create(pv_ctx *ctx, int canvas_w, int canvas_h, int x0, int y0,
         pv_tile_destroy(ctx, t);
         return NULL;
     }
+    t->dx1 = w, t->dy1 = h; /* calloc'd: only depth needs setting, clear does it all */
     pv_tile_clear(t);
+    t->dx1 = w, t->dy1 = h; /* see pv_tile.dx0: a new tile may be written directly */
     return t;
 }
 
@@ -57,20 +59,54 @@ void pv_tile_destroy(pv_ctx *ctx, pv_tile *t)
 
 void pv_tile_clear(pv_tile *t)
 {
-    size_t n = tile_pixels(t);
-    memset(t->rgba, 0, n * 4 * sizeof(float));
-    memset(t->mask, 0, n * sizeof(uint16_t));
-    memset(t->cover, 0, n * PV_RASTER_SAMPLES);
-    for (size_t i = 0; i < n; i++) t->depth[i] = INFINITY;
+    if (t->dx1 > t->dx0 && t->dy1 > t->dy0) {
+        size_t w = (size_t)(t->dx1 - t->dx0);
+        for (int y = t->dy0; y < t->dy1; y++) {
+            size_t i = (size_t)y * (size_t)t->w + (size_t)t->dx0;
+            memset(t->rgba + 4 * i, 0, w * 4 * sizeof(float));
+            memset(t->mask + i, 0, w * sizeof(uint16_t));
+            memset(t->cover + PV_RASTER_SAMPLES * i, 0, w * PV_RASTER_SAMPLES);
+            for (size_t x = 0; x < w; x++) t->depth[i + x] = INFINITY;
+        }
+    }
+    t->dx0 = t->dy0 = t->dx1 = t->dy1 = 0;
+}
+
+void pv_tile_touch(pv_tile *t, int x0, int y0, int x1, int y1)
+{
+    x0 -= t->x0, x1 -= t->x0, y0 -= t->y0, y1 -= t->y0;
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 > t->w) x1 = t->w;
+    if (y1 > t->h) y1 = t->h;
+    if (x1 <= x0 || y1 <= y0) return;
+    if (t->dx1 <= t->dx0 || t->dy1 <= t->dy0) {
+        t->dx0 = x0, t->dy0 = y0, t->dx1 = x1, t->dy1 = y1;
+        return;
+    }
+    if (x0 < t->dx0) t->dx0 = x0;
+    if (y0 < t->dy0) t->dy0 = y0;
+    if (x1 > t->dx1) t->dx1 = x1;
+    if (y1 > t->dy1) t->dy1 = y1;
+}
+
+size_t pv_tile_active(const pv_tile *t)
+{
+    size_t n = 0;
+    for (int y = t->dy0; y < t->dy1; y++) {
+        const uint16_t *row = t->mask + (size_t)y * (size_t)t->w;
+        for (int x = t->dx0; x < t->dx1; x++) n += row[x] != 0;
+    }
+    return n;
 }
 
 bool pv_tile_bbox(const pv_tile *t, int *bx0, int *by0, int *bx1, int *by1)
 {
     int xa = t->w, ya = t->h, xb = 0, yb = 0;
-    for (int y = 0; y < t->h; y++) {
+    for (int y = t->dy0; y < t->dy1; y++) {
         const uint16_t *row = t->mask + (size_t)y * (size_t)t->w;
         int first = -1, last = -1;
-        for (int x = 0; x < t->w; x++) {
+        for (int x = t->dx0; x < t->dx1; x++) {
             if (row[x]) {
                 if (first < 0) first = x;
                 last = x;
