@@ -79,9 +79,11 @@ typedef struct pv_composite_stats {
 #define PV_TAG_COMPOSITE_SWAP 7101
 #define PV_TAG_COMPOSITE_GATHER 7102
 
-/* Bytes of one whole picture as the swap sends it, every pixel present and opaque: the
- * unit of "bytes received per frame" (pv_composite_stats). */
-#define PV_COMPOSITE_IMAGE_BYTES(w, h) ((uint64_t)(w) * (uint64_t)(h) * 21u)
+/* Bytes of one picture of `active` non-empty pixels as the swap sends it, every pixel
+ * opaque (colour, depth, tag): the unit of "bytes received per frame"
+ * (pv_composite_stats). Binary swap gives the receiving rank less than one picture in
+ * the swap rounds and one in the final pieces. */
+#define PV_COMPOSITE_IMAGE_BYTES(active) ((uint64_t)(active) * 21u)
 
 /* The compositor's state, kept across frames: its two message buffers (IceT keeps its
  * state buffers the same way). Create it once per run of frames. */

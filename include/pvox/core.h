@@ -67,9 +67,17 @@ typedef struct pv_options {
     const char *resume;      /* --resume FILE: replay the script from this checkpoint */
     long batch_triangles;    /* --batch-triangles N: triangles a rank rasterises at once
                                 before compositing them and going on (0 = default) */
+    int frame_writer;        /* --frame-writer: the rank that writes every frame, or -1 to
+                                rotate (frame f by rank f mod P; the default) */
+    size_t iso_cache_bytes;  /* --iso-cache MIB: isosurface polygons a rank keeps for the
+                                next frame of an unchanged grid (0 = none; default 256 MiB) */
     bool check_only;         /* --check: check every statement's syntax, report all errors,
                                 run nothing */
+    const char *stats_path;  /* --stats FILE: per-frame statistics as JSON at the end of the
+                                run (pvox/stats.h), or NULL */
 } pv_options;
+
+struct pv_stats; /* the --stats records of this rank (core/stats.c) */
 
 typedef struct pv_ctx {
     MPI_Comm comm;           /* private duplicate of the world communicator */
@@ -86,6 +94,9 @@ typedef struct pv_ctx {
     double t_start;          /* MPI_Wtime() at creation */
     int warned_once_bits;    /* pv_warn_once() flags already used */
     bool err_located;        /* err_msg is a located diagnostic (name:line:col: error: ...) */
+    struct pv_stats *stats;  /* --stats records (pv_stats_frame), NULL until the first */
+    void (*stats_free)(struct pv_ctx *ctx); /* frees `stats` (set with it by core/stats.c;
+                                               a hook, so ctx.c needs nothing of stats.c) */
 } pv_ctx;
 
 /* ---- context ---------------------------------------------------------------------- */
@@ -170,23 +181,41 @@ enum {
 
 /* ---- progress bars (rank 0, stderr, only with opt.progress) ------------------------ */
 
-/* One progress bar, owned by the caller (on the stack is fine). */
+/* One progress bar, owned by the caller (on the stack is fine). The line drawn reads
+ *     fill         [#########                     ]  30%  12/40  3.4 planes/s  8 s left
+ * label, bar, percentage, done/total, rate and time left; with the unit "bytes" the amounts and the
+ * rate are shown in KiB/MiB/GiB. */
 typedef struct pv_progress {
     const char *label;   /* borrowed; shown before the bar ("fill") */
+    const char *units;   /* borrowed; the unit word of the rate ("frames"), NULL for none */
     int64_t total;       /* units of work in the phase (> 0) */
     double t_begin;      /* pv_elapsed() at begin */
     double t_drawn;      /* pv_elapsed() when last drawn */
     int last_pct;        /* percentage last drawn, -1 before the first */
     bool active;         /* drawing on this rank */
+    int last_len;        /* characters of the line last drawn (a shorter one pads to it) */
+    int64_t done;        /* units last reported by pv_progress_update */
 } pv_progress;
 
 /* Start a bar for `total` units. Draws only on rank 0 and only if ctx->opt.progress.
  * Not collective; call outside parallel regions (count inside, update after). */
 void pv_progress_begin(pv_ctx *ctx, pv_progress *p, const char *label, int64_t total);
-/* Report `done` units finished (0..total). Redraws at most ten times a second. */
+/* The same, naming the unit of work for the rate ("frames", "planes", "bytes"; borrowed). */
+void pv_progress_begin_units(pv_ctx *ctx, pv_progress *p, const char *label, int64_t total,
+                             const char *units);
+/* Report `done` units finished (0..total). Redraws at most ten times a second, when the
+ * percentage changes or at least once a second (so the time left stays current). */
 void pv_progress_update(pv_ctx *ctx, pv_progress *p, int64_t done);
-/* Finish the bar (draws 100% with the elapsed time and ends the line). */
+/* Finish the bar (draws total/total with the rate and the elapsed time, ends the line). */
 void pv_progress_end(pv_ctx *ctx, pv_progress *p);
+/* Finish the bar where it stands (after a failure: the units last reported, not 100%). */
+void pv_progress_stop(pv_ctx *ctx, pv_progress *p);
+/* Format the line of `p` with `done` units finished at time `now` (pv_elapsed seconds)
+ * into buf (n bytes, NUL-terminated, truncated to fit; no "\r" or "\n"). Once done
+ * reaches p->total the time left becomes the elapsed time ("in 3.5 s"); before any unit
+ * is done (or time has passed) there is no rate and no time left. Returns the length
+ * written (< n, 0 if n is 0). Thread-safe, no MPI, draws nothing. */
+size_t pv_progress_format(char *buf, size_t n, const pv_progress *p, int64_t done, double now);
 
 /* ---- memory ----------------------------------------------------------------------- */
 

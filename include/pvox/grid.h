@@ -41,6 +41,8 @@ typedef struct pv_grid {
     int64_t z0, z1;      /* planes owned by this rank */
     float *data;         /* (z1-z0)·n² voxels, x fastest */
     size_t nbytes;       /* bytes allocated for data */
+    uint64_t version;    /* bumped by every change of the voxel values (fill, write,
+                            clear, resize, load): what was derived from them is stale */
 } pv_grid;
 
 static inline size_t pv_grid_local_index(const pv_grid *g, int64_t ix, int64_t iy, int64_t iz)

@@ -13,14 +13,37 @@
 
 #include "pvox/core.h"
 
+/* Row filters (`set term pngcairo filter ...`). The numbers are those of settings.h's
+ * pv_png_filter_choice (PV_PNGF_*): png.h and settings.h do not include each other, so
+ * the two enums are kept equal by hand and exec passes the number through unchanged. */
+typedef enum pv_png_filter {
+    PV_PNG_FILTER_DEFAULT = 0, /* pvox's default (png.c) */
+    PV_PNG_FILTER_NONE,
+    PV_PNG_FILTER_SUB,
+    PV_PNG_FILTER_UP,
+    PV_PNG_FILTER_AVERAGE,
+    PV_PNG_FILTER_PAETH,
+    PV_PNG_FILTER_ADAPTIVE     /* libpng chooses among all five, row by row */
+} pv_png_filter;
+
+/* zlib strategies; not a terminal option (tests and measurements only). */
+typedef enum pv_png_strategy {
+    PV_PNG_STRATEGY_AUTO = 0,  /* pvox's default with the default level, else libpng's */
+    PV_PNG_STRATEGY_DEFAULT,   /* Z_DEFAULT_STRATEGY */
+    PV_PNG_STRATEGY_FILTERED,  /* Z_FILTERED */
+    PV_PNG_STRATEGY_RLE        /* Z_RLE */
+} pv_png_strategy;
+
 typedef struct pv_png_options {
-    int level;               /* zlib level 0..9; -1 = default (2: fast, little bigger) */
-    int filters;             /* libpng PNG_FILTER_* mask; 0 = default (PNG_FILTER_SUB) */
+    int level;               /* zlib level 0..9 (`compression N`); -1 = pvox's default */
+    int filter;              /* PV_PNG_FILTER_*; 0 = pvox's default */
+    int strategy;            /* PV_PNG_STRATEGY_*; 0 = automatic */
 } pv_png_options;
 
 /* Write `width` x `height` pixels of `channels` bytes (3: R G B, 4: R G B A with
  * straight, not premultiplied, alpha), rows `stride` bytes apart, top row first, to
- * `path`. `opt` may be NULL (defaults). Returns PV_OK, PV_ERANGE (bad size or channels),
+ * `path`. `opt` may be NULL (defaults); a level outside 0..9 or an unknown filter or
+ * strategy number means the default. Returns PV_OK, PV_ERANGE (bad size or channels),
  * PV_EIO ("cannot write 'out.png': Permission denied") or PV_EPNG (libpng failed), with
  * the message recorded; on failure no file is left under `path` or "<path>.tmp". */
 pv_status pv_png_write(pv_ctx *ctx, const char *path, int width, int height, int channels,

@@ -204,8 +204,35 @@ pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, p
  * are extracted bottom up in steps (pv_scene_iso_draw), each step's facets coloured,
  * lit, clipped to the z range and added to the rasteriser, so the caller can render and
  * composite between steps and never hold every triangle of a big grid. */
+/* Polygons of one extraction pass kept for the next frame: a rotating view of an
+ * unchanged grid replays them instead of extracting again (the facets are coloured, lit
+ * and projected anew, so the picture is the one extraction would give). Kept while they
+ * fit `budget` bytes; a pass that outgrows it is streamed as usual and not kept. The key
+ * (grid, its version, levels, mode, this rank's layers) is checked by the pass. Owned by
+ * the caller (the frame pipeline); pv_scene_iso_cache_free releases it. */
+typedef struct pv_scene_iso_cache {
+    const pv_grid *grid;
+    uint64_t version;        /* pv_grid.version when recorded */
+    double *levels;          /* nlevels (plain malloc) */
+    int nlevels;
+    bool mixed;
+    int64_t k0, k1;          /* layers recorded: [k0, k1) */
+    struct pv_iso_rec *rec;  /* n recorded polygons, cap allocated (tracked) */
+    size_t n, cap;
+    size_t *layer;           /* k1-k0+1 offsets into rec: layer k's polygons (tracked) */
+    size_t budget;           /* bytes at most */
+    bool complete;           /* every layer of the pass is recorded: replayable */
+    bool recording;          /* the pass in progress records (nothing dropped so far) */
+    bool too_big;            /* the pass of this key outgrew the budget: stream it */
+    int64_t k_rec;           /* next layer to record */
+} pv_scene_iso_cache;
+
+void pv_scene_iso_cache_free(pv_ctx *ctx, pv_scene_iso_cache *c);
+
 typedef struct pv_scene_iso {
     const pv_grid *grid;
+    pv_scene_iso_cache *cache; /* NULL, or the pipeline's cache for this grid */
+    bool replay;             /* the cache holds this pass: no extraction */
     const float *ghost;      /* plane z1 of the grid from the upper neighbour, or NULL */
     int nelem;
     const pv_scene_elem **elem; /* the elements (tracked, nelem), level i = elem[i] */
@@ -221,6 +248,10 @@ typedef struct pv_scene_iso {
 pv_status pv_scene_iso_init(pv_ctx *ctx, pv_scene_iso *it, const pv_grid *g,
                             const pv_grid *slab_grid, const pv_scene_elem *const *elem, int n,
                             const float *ghost);
+/* Use `cache` for the pass (after init): replay it when it holds this very pass, else
+ * record into it (what it held is dropped). `mixed` is the frame's iso_mixed. */
+void pv_scene_iso_use_cache(pv_ctx *ctx, pv_scene_iso *it, pv_scene_iso_cache *cache,
+                            bool mixed);
 void pv_scene_iso_fini(pv_ctx *ctx, pv_scene_iso *it);
 /* The kernel's view of the pass's grid: this rank's planes and the ghost plane (iso.h).
  * The pass's cell layers are [k_next, k_end), its levels `levels`, level i from elem[i]. */

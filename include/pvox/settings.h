@@ -175,6 +175,14 @@ typedef enum pv_c2c {
     PV_C2C_MIN, PV_C2C_MAX, PV_C2C_C1, PV_C2C_C2, PV_C2C_C3, PV_C2C_C4
 } pv_c2c;
 
+/* `set term png|pngcairo filter ...` (a pvox extension). The numbers are those of png.h's
+ * pv_png_filter (PV_PNG_FILTER_*): settings must not include png.h, so the two enums are
+ * kept equal by hand and exec passes the number to pv_png_write unchanged. */
+typedef enum pv_png_filter_choice {
+    PV_PNGF_DEFAULT = 0, PV_PNGF_NONE, PV_PNGF_SUB, PV_PNGF_UP, PV_PNGF_AVERAGE, PV_PNGF_PAETH,
+    PV_PNGF_ADAPTIVE         /* libpng chooses among all five, row by row */
+} pv_png_filter_choice;
+
 /* set terminal (DEC-10: only png and pngcairo; default pngcairo size 640,480) */
 typedef struct pv_term {
     pv_term_kind kind;
@@ -189,6 +197,9 @@ typedef struct pv_term {
     bool crop;               /* png `crop` (stored) */
     bool truecolor;          /* png `truecolor` (stored) */
     double linewidth;        /* `linewidth`/`lw` terminal option, default 1 */
+    int png_level;           /* `compression N` (pvox extension): zlib level 0..9,
+                                -1 = pvox's default */
+    int png_filter;          /* `filter ...` (pvox extension): PV_PNGF_*, 0 = default */
 } pv_term;
 
 /* set view rot_x, rot_z {, scale {, zscale}} | map | equal | azimuth */

@@ -104,7 +104,8 @@ static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
     static const char *const names[] = {"-e", "-o", "--outdir", "--threads", "--max-memory",
                                          "--fail-alloc-at", "--checkpoint",
                                          "--checkpoint-every", "--resume",
-                                         "--batch-triangles"};
+                                         "--batch-triangles", "--stats", "--iso-cache",
+                                         "--frame-writer"};
     const char *val = NULL;
     int which = -1;
     for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
@@ -153,6 +154,24 @@ static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
         if (!parse_count(val, &cli->opt.batch_triangles) || cli->opt.batch_triangles < 1)
             return usage(cli, "invalid triangle count '%s' (expected a positive integer)", val);
         return PV_OK;
+    case 10:
+        if (!*val) return usage(cli, "option '%s' needs a file name", names[which]);
+        cli->opt.stats_path = val;
+        return PV_OK;
+    case 11: {
+        long mib = 0;
+        if (!parse_count(val, &mib) || mib > (1L << 30))
+            return usage(cli, "invalid size '%s' (expected MiB, e.g. 256; 0 keeps none)", val);
+        cli->opt.iso_cache_bytes = (size_t)mib << 20;
+        return PV_OK;
+    }
+    case 12: {
+        long r = 0;
+        if (!strcmp(val, "rotate")) cli->opt.frame_writer = -1;
+        else if (parse_count(val, &r) && r < (1L << 30)) cli->opt.frame_writer = (int)r;
+        else return usage(cli, "invalid frame writer '%s' (expected `rotate` or a rank)", val);
+        return PV_OK;
+    }
     default: return PV_EINTERNAL;
     }
 }
@@ -275,7 +294,16 @@ void pv_cli_print_help(FILE *f)
           "  --batch-triangles N  triangles a rank rasterises before compositing them and\n"
           "                       going on (default 500000; bounds the memory of big\n"
           "                       isosurface frames)\n"
-          "  --progress           progress bars on stderr (default when stderr is a terminal)\n"
+          "  --iso-cache MIB      isosurface polygons a rank keeps so that the next frames\n"
+          "                       of an unchanged grid (a rotating view) are not extracted\n"
+          "                       again (default 256; 0 keeps none)\n"
+          "  --frame-writer W     which rank writes each frame: `rotate` (default: frame f\n"
+          "                       by rank f mod P, so the others go on drawing) or a rank\n"
+          "  --stats FILE         write per-frame timings, compositor bytes and peak memory\n"
+          "                       of every rank to FILE as JSON at the end of the run\n"
+          "                       (README \"Statistics (--stats)\")\n"
+          "  --progress           progress bars with rate and time left on stderr (default\n"
+          "                       when stderr is a terminal)\n"
           "  --no-progress        no progress bars\n"
           "  -q, --quiet          no progress bars and no informational log lines\n"
           "  --check              check the syntax of every statement, report every error\n"

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "pvox/exec.h"
+#include "pvox/stats.h"
 
 #include <errno.h>
 #include <string.h>
@@ -80,6 +81,16 @@ static int run(const pv_cli *cli, int mpi_thread_level)
     int rc = st == PV_EEXIT ? ctx->exit_code : pv_status_exit_code(st);
     fflush(stdout);
     pv_err_print(ctx);
+    /* --stats: what was recorded, also after a failed script (every rank is here: the
+     * status was agreed); a failure to write it decides the exit code only on its own */
+    if (ctx->opt.stats_path) {
+        pv_err_clear(ctx);
+        pv_status sst = pv_stats_write(ctx);
+        if (sst != PV_OK) {
+            pv_err_print(ctx);
+            if (rc == PV_EXIT_OK) rc = pv_status_exit_code(sst);
+        }
+    }
     pv_log(ctx, PV_LOG_DEBUG, "app", "peak tracked memory %zu bytes on rank %d, %.3f s",
            ctx->mem_peak, ctx->rank, pv_elapsed(ctx));
     pv_interp_destroy(I);

@@ -81,7 +81,30 @@ void pv_composite_flatten(const pv_tile *scene, const pv_layer *bg, const pv_lay
     shared(scene, bg, fg, channels, out, out_stride, w, h)
     for (int y = 0; y < h; y++) {
         uint8_t *o = out + (size_t)y * out_stride;
+        const uint32_t *brow = bg && bg->data && bg->format == PV_LAYER_ARGB32
+                                   ? (const uint32_t *)((const unsigned char *)bg->data +
+                                                        (size_t)y * bg->stride)
+                                   : NULL;
+        const uint32_t *frow = fg && fg->data && fg->format == PV_LAYER_ARGB32
+                                   ? (const uint32_t *)((const unsigned char *)fg->data +
+                                                        (size_t)y * fg->stride)
+                                   : NULL;
+        bool in_scene = y >= scene->y0 + scene->dy0 && y < scene->y0 + scene->dy1;
+        int sx0 = in_scene ? scene->x0 + scene->dx0 : w, sx1 = in_scene ? scene->x0 + scene->dx1 : w;
         for (int x = 0; x < w; x++) {
+            /* the common pixels, exactly as the general blend rounds them: an opaque
+             * foreground, or an opaque background under no scene and no foreground */
+            if (channels == 3 && frow && (frow[x] >> 24) == 255u) {
+                o[3 * x] = (uint8_t)(frow[x] >> 16), o[3 * x + 1] = (uint8_t)(frow[x] >> 8);
+                o[3 * x + 2] = (uint8_t)frow[x];
+                continue;
+            }
+            if (channels == 3 && brow && (brow[x] >> 24) == 255u && (x < sx0 || x >= sx1) &&
+                (!frow || frow[x] == 0)) {
+                o[3 * x] = (uint8_t)(brow[x] >> 16), o[3 * x + 1] = (uint8_t)(brow[x] >> 8);
+                o[3 * x + 2] = (uint8_t)brow[x];
+                continue;
+            }
             float b[4], f[4], s[4] = {0, 0, 0, 0}, c[4];
             layer_px(bg, x, y, b);
             layer_px(fg, x, y, f);

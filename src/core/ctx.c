@@ -60,6 +60,7 @@ pv_ctx *pv_ctx_create(MPI_Comm world, const pv_options *opt)
 void pv_ctx_destroy(pv_ctx *ctx)
 {
     if (!ctx) return;
+    if (ctx->stats_free) ctx->stats_free(ctx); /* --stats records not written */
     if (ctx->comm != MPI_COMM_NULL) MPI_Comm_free(&ctx->comm);
     free(ctx->err_msg);
     free(ctx);
@@ -76,6 +77,8 @@ void pv_options_default(pv_options *opt)
         .outdir = NULL,
         .max_memory = 0,
         .fail_alloc_at = 0,
+        .iso_cache_bytes = (size_t)256 << 20,
+        .frame_writer = -1,
     };
 }
 

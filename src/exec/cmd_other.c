@@ -15,6 +15,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
+#include "frames.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -206,6 +207,7 @@ pv_status pv_cmd_system(pv_interp *I, pv_cursor *c, bool exec)
     char *cmd = NULL;
     pv_status st = pv_exec_string_expr(I, c, exec, &cmd);
     if (st == PV_OK) st = pv_exec_expect_end(c);
+    if (st == PV_OK && exec) st = pv_frames_settle(I, st); /* it may read written frames */
     if (st == PV_OK && exec && I->ctx->rank == 0) {
         fflush(stdout);
         fflush(stderr);

@@ -81,6 +81,10 @@ struct pv_interp {
     bool grid_resized;       /* `set vgrid` resized a grid in this statement (ckpt.c saves) */
     struct pv_gridset *grids;/* voxel grids (gridset.c) */
     struct pv_frames *frames;/* the frame pipeline kept across frames (frames.c) */
+    int64_t loop_total;      /* iterations of the outermost loop being run (0: none, or
+                                open), for the frame progress bar */
+    int64_t loop_index;      /* ... the one being run (0-based) */
+    int64_t loop_serial;     /* outermost loops started so far */
     pv_source **texts;       /* sources of pv_exec_compile_text, kept for diagnostics */
     size_t ntexts;
 };

@@ -22,6 +22,27 @@
 #include "exec_int.h"
 #include "pvox/composite.h"
 #include "pvox/raster.h"
+#include "pvox/scene.h"
+
+#define PV_FRAMES_ISO_CACHES 16
+
+struct pv_png_async;
+
+/* What a rank knows of the frame in flight until its write is agreed: the figures of
+ * --stats and the "wrote" line, and where the plot command was, to locate a failed
+ * write. */
+typedef struct pv_frame_open {
+    char *path;
+    int width, height, writer;
+    double t[6];             /* seconds in the phases of stats.h: scene, raster, composite,
+                                annotate, encode (the 8-bit image), write (PNG compression
+                                and file, on the writer's PNG thread) */
+    uint64_t bytes_sent, bytes_recv, active_pixels, triangles, points;
+    uint64_t image_bytes;    /* writer: its picture's PV_COMPOSITE_IMAGE_BYTES (else 0) */
+    char *loc_name, *loc_line; /* the plot command's source name and line */
+    size_t loc_len, loc_col;
+    int loc_lineno;
+} pv_frame_open;
 
 typedef struct pv_frames {
     int w, h;                /* canvas of the buffers below (0: none) */
@@ -30,13 +51,28 @@ typedef struct pv_frames {
     pv_tile *step;           /* z steps of isosurface frames (made when first needed) */
     pv_compositor *comp;
     uint32_t *bg, *fg;       /* writer: the annotation's back and front layers */
-    uint8_t *rgb;            /* writer: the 8-bit picture */
+    uint8_t *rgb[2];         /* writer: 8-bit pictures, alternating (one may be encoding) */
+    struct pv_png_async *enc;/* writer: the PNG thread */
+    bool job;                /* this rank's PNG thread holds the open frame */
+    pv_status failed;        /* writer: the open frame failed before its job (or PV_OK) */
+    char *failed_msg;
     int64_t count;           /* frames drawn so far (the same on every rank) */
     bool open;               /* the last frame's write status is not agreed yet */
-    pv_status pending;       /* writer: status of its last write */
-    char *pending_msg;       /* ... and its located message */
-    char *last_path;         /* output of the last frame */
+    pv_frame_open cur;       /* ... and what is known of it */
+    /* isosurface polygons kept for the next frame, one cache per pass (scene.h), valid
+       while no statement changed a grid (iso_seq: the checkpoint counter of them) */
+    pv_scene_iso_cache iso[PV_FRAMES_ISO_CACHES];
+    int64_t iso_seq;
+    pv_progress bar;         /* frames of the outermost loop (rank 0, --progress) */
+    int64_t bar_loop;        /* the loop_serial the bar counts, 0: no bar */
 } pv_frames;
+
+/* Advance the frame progress bar (a frame was drawn): inside a loop of known length, the
+ * bar shows its iterations; it ends when the loop does. */
+void pv_frames_progress(pv_interp *I);
+
+/* The cache for pass p of a frame's isosurfaces (NULL: none), its budget set. */
+pv_scene_iso_cache *pv_frames_iso_cache(pv_interp *I, int p, int npasses);
 
 /* Make the buffers for a w x h canvas (kept when the size is the same). Collective; the
  * status is agreed. */
@@ -45,24 +81,26 @@ pv_status pv_frames_prepare(pv_interp *I, int w, int h);
 /* The rank that receives, annotates and writes the next frame. */
 int pv_frames_writer(const pv_interp *I);
 
-/* The writer's buffers (allocated on first use). Not collective. */
+/* The writer's buffers and thread (made on first use). Not collective. */
 pv_status pv_frames_writer_buffers(pv_interp *I);
 
-/* Agree on `st` together with the open frame's write status (collective): the first
- * failure wins, a failed write reports the message its writer recorded. Closes the open
- * frame. */
+/* Agree on `st` together with the open frame's write status (collective): the writer
+ * waits for its PNG thread; the first failure wins, a failed write reports its message
+ * located at the plot command. Closes the open frame: its "wrote" line and --stats
+ * record. */
 pv_status pv_frames_agree(pv_interp *I, pv_status st);
 
 /* pv_frames_agree when a frame is open, else `st` unchanged with no message: the end of
  * a run, or before commands that must see every written frame. Collective. */
 pv_status pv_frames_settle(pv_interp *I, pv_status st);
 
-/* Writer: keep the status of the write just done (its error located and recorded in
- * ctx), clearing ctx's error state so the run goes on until the status is agreed. */
-void pv_frames_defer(pv_interp *I, pv_status st);
+/* Open the frame just composited (every rank): `rec` is copied (path included); `src`
+ * and `off` locate the plot command. */
+void pv_frames_opened(pv_interp *I, const pv_frame_open *rec, const pv_source *src, size_t off);
 
-/* Count a drawn frame: it is open until agreed; `path` is its output. */
-void pv_frames_drawn(pv_interp *I, const char *path);
+/* Writer: the frame could not be handed to the PNG thread; its error (recorded in ctx,
+ * then cleared there) is reported when the frame's write is agreed. */
+void pv_frames_failed(pv_interp *I, pv_status st);
 
 /* Free every buffer (local, no MPI). The pipeline is made again when next needed. */
 void pv_frames_release(pv_interp *I);

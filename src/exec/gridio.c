@@ -25,5 +25,6 @@ pv_grid *pv_io_read_grid(pv_interp *I, pv_h5_file *f, const pv_h5_entry *e,
         pv_grid_destroy(I->ctx, g);
         return NULL;
     }
+    g->version++;
     return g;
 }

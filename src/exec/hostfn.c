@@ -10,6 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
+#include "frames.h"
 #include "gridset.h"
 
 #include "pvox/scene.h"
@@ -60,7 +61,9 @@ pv_status pv_exec_shell_output(pv_interp *I, const char *cmd, char **out, size_t
 {
     char *text = NULL;
     size_t len = 0, cap = 0;
-    pv_status st = PV_OK;
+    /* the command may look at frames written so far (frames.h) */
+    pv_status st = pv_frames_settle(I, PV_OK);
+    if (st != PV_OK) return st;
     if (I->ctx->rank == 0) {
         fflush(stdout);
         FILE *p = popen(cmd, "r");

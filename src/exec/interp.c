@@ -417,6 +417,7 @@ static pv_status finish_run(pv_interp *I, pv_status st)
     /* script errors are deterministic, but agree anyway so no rank can be left behind;
      * the last frame's write is agreed with them (frames.h) */
     pv_status agreed = pv_frames_agree(I, st == PV_EEXIT ? PV_OK : st);
+    pv_frames_progress(I); /* no loop runs now: the bar ends */
     if (agreed != PV_OK) return agreed;
     return st;
 }

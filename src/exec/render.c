@@ -22,6 +22,7 @@
 #include "pvox/annotate.h"
 #include "pvox/composite.h"
 #include "pvox/png.h"
+#include "pvox/png_async.h"
 #include "pvox/raster.h"
 #include "pvox/scene.h"
 #include "pvox/view.h"
@@ -396,6 +397,8 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
     pv_iso_passes P;
     pv_status sp = pv_iso_passes_open(ctx, &P, e, n, sg);
     if (st == PV_OK) st = sp;
+    for (int p = 0; p < P.n && st == PV_OK; p++) /* a rotating view replays its polygons */
+        pv_scene_iso_use_cache(ctx, &P.p[p].it, pv_frames_iso_cache(I, p, P.n), SF->iso_mixed);
     pv_frames *FR = I->frames;
     if (st == PV_OK && !FR->step) {
         FR->step = pv_tile_create(ctx, tile->canvas_w, tile->canvas_h, 0, 0, tile->w, tile->h);
@@ -451,7 +454,7 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
 }
 
 /* The writer's part of a frame: the frame layers drawn around the composited scene,
- * one 8-bit image, the PNG (ARCH-13). Not collective. */
+ * one 8-bit image, handed to the PNG thread (ARCH-13, frames.h). Not collective. */
 static pv_status write_frame(pv_interp *I, const frame_ctx *F, const char *path, double *t_annot,
                              double *t_encode)
 {
@@ -466,10 +469,16 @@ static pv_status write_frame(pv_interp *I, const frame_ctx *F, const char *path,
     if (st == PV_OK) st = pv_annotate_frame(ctx, &F->frame, &ao, FR->bg, FR->fg, W * 4);
     double t1 = MPI_Wtime();
     if (st == PV_OK) {
+        /* the buffer the frame before last used: its job has ended (one job at a time) */
+        uint8_t *rgb = FR->rgb[FR->count % 2];
         pv_layer lb = {FR->bg, (size_t)W * 4, PV_LAYER_ARGB32};
         pv_layer lf = {FR->fg, (size_t)W * 4, PV_LAYER_ARGB32};
-        pv_composite_flatten(FR->tile, &lb, &lf, 3, FR->rgb, (size_t)W * 3);
-        st = pv_png_write(ctx, path, W, H, 3, FR->rgb, (size_t)W * 3, NULL);
+        pv_composite_flatten(FR->tile, &lb, &lf, 3, rgb, (size_t)W * 3);
+        /* settings.h's PV_PNGF_* numbers are png.h's PV_PNG_FILTER_* */
+        pv_png_options po = {.level = I->set->term.png_level, .filter = I->set->term.png_filter,
+                             .strategy = PV_PNG_STRATEGY_AUTO};
+        st = pv_png_async_submit(ctx, FR->enc, path, W, H, 3, rgb, (size_t)W * 3, &po);
+        FR->job = st == PV_OK;
     }
     *t_annot = t1 - t0;
     *t_encode = MPI_Wtime() - t1;
@@ -521,7 +530,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     pv_status st = setup_frame(I, e, n, &fr, &C, &F);
     int W = F.term.width, H = F.term.height;
     /* the same output as the frame in flight: its write must end first */
-    if (I->frames && I->frames->open && I->frames->last_path && !strcmp(I->frames->last_path, path))
+    if (I->frames && I->frames->open && I->frames->cur.path && !strcmp(I->frames->cur.path, path))
         st = pv_frames_agree(I, st);
     /* the pipeline's buffers for this canvas (collective, agreed) */
     pv_status sp = pv_frames_prepare(I, W, H);
@@ -597,36 +606,33 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
         return st;
     }
 
-    /* composite in slab visibility order onto the writer, which writes the PNG */
-    size_t active = pv_tile_active(tile);
+    /* composite in slab visibility order onto the writer, which writes the PNG while
+     * the other ranks go on (frames.h) */
+    pv_frame_open rec;
+    memset(&rec, 0, sizeof rec);
+    rec.path = path;
+    rec.width = W, rec.height = H, rec.writer = writer;
+    rec.active_pixels = pv_tile_active(tile);
+    rec.triangles = ntris;
+    rec.points = pv_raster_count_points(r);
     pv_composite_stats cst = {0};
-    double tc = MPI_Wtime();
     st = pv_compositor_run(ctx, FR->comp, tile, pv_view_z_facing(&F.view) < 0, writer, &cst);
-    double tp = MPI_Wtime();
-    T.composite = tp - tc;
+    rec.t[0] = T.scene, rec.t[1] = T.raster, rec.t[2] = cst.t_sec;
+    rec.bytes_sent = cst.bytes_sent, rec.bytes_recv = cst.bytes_recv;
     if (st == PV_OK) {
-        pv_frames_drawn(I, path);
+        pv_status ws = PV_OK;
         if (ctx->rank == writer) {
-            pv_status ws = write_frame(I, &F, path, &T.annotate, &T.encode);
-            if (ws != PV_OK && ws != PV_ENOMEM) {
-                const pv_source *src = c->tl->src;
-                ws = pv_err_locate(ctx, src->name, src->text, src->len, src->first_line, off);
-            }
-            pv_frames_defer(I, ws);
-            if (ws == PV_OK)
-                pv_log_here(ctx, PV_LOG_INFO, "render",
-                            "wrote %s (%dx%d, %zu points, %llu triangles on rank %d; scene %.3f "
-                            "s, raster %.3f s, composite %.3f s, annotate %.3f s, png %.3f s; "
-                            "tracked memory peak %.1f MiB)",
-                            path, W, H, pv_raster_count_points(r), (unsigned long long)ntris,
-                            ctx->rank, T.scene, T.raster, T.composite, T.annotate, T.encode,
-                            (double)ctx->mem_peak / 1048576.0);
+            rec.image_bytes = PV_COMPOSITE_IMAGE_BYTES(pv_tile_active(tile));
+            ws = write_frame(I, &F, path, &rec.t[3], &rec.t[4]);
         }
+        pv_frames_opened(I, &rec, c->tl->src, off);
+        pv_frames_progress(I);
+        if (ws != PV_OK) pv_frames_failed(I, ws); /* agreed with the frame's write */
     }
     pv_log(ctx, PV_LOG_DEBUG, "render",
-           "frame %lld: %zu active pixels; composite %llu bytes sent, %llu received, %.3f s",
-           (long long)FR->count - 1, active, (unsigned long long)cst.bytes_sent,
-           (unsigned long long)cst.bytes_recv, cst.t_sec);
+           "frame %lld: %llu active pixels; composite %llu bytes sent, %llu received, %.3f s",
+           (long long)FR->count - 1, (unsigned long long)rec.active_pixels,
+           (unsigned long long)cst.bytes_sent, (unsigned long long)cst.bytes_recv, cst.t_sec);
     free(path);
     frame_fini(ctx, &F);
     return st;

@@ -286,9 +286,19 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
     bool had_old = old != NULL;
     pv_value saved = had_old ? pv_value_copy(old) : (pv_value){0};
     long n = 0;
+    bool outermost = I->loop_depth == 0;
+    if (outermost) { /* the frame progress bar counts its iterations */
+        I->loop_serial++;
+        I->loop_index = 0;
+        I->loop_total = h.is_in ? h.nwords
+                        : h.open_end ? 0
+                        : (h.step > 0 ? h.b >= h.a : h.b <= h.a) ? (h.b - h.a) / h.step + 1
+                                                                 : 0;
+    }
     I->loop_depth++;
     if (h.is_in) {
         for (int k = 0; k < h.nwords; k++, n++) {
+            if (outermost) I->loop_index = n;
             pv_value w = pv_str(h.words[k]);
             st = pv_env_set(I->env, h.var, &w);
             pv_value_free(&w);
@@ -305,6 +315,7 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
                                   "steps", n);
                 break;
             }
+            if (outermost) I->loop_index = n;
             pv_value w = pv_int(i);
             if ((st = pv_env_set(I->env, h.var, &w)) != PV_OK) break;
             if (iter_step(I, c, body_pos, body, ud, &st)) break;
@@ -312,6 +323,7 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
         if (h.open_end) I->open_iter_done = outer_done, I->open_iter_depth--;
     }
     I->loop_depth--;
+    if (outermost) I->loop_total = 0;
     if (st == PV_OK && n == 0) { /* no iteration: still step over the body */
         c->pos = body_pos;
         st = body(I, c, false, ud);

@@ -448,6 +448,7 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
     const bool grid_units = flags & PV_FILL_GRID_UNITS;
     const bool need_g = grid_units || (flags & PV_FILL_NEED_GRIDDIST);
     memset(res, 0, sizeof *res);
+    g->version++;
     const int64_t nplanes = g->z1 - g->z0;
     const int nthreads = omp_get_max_threads();
     brick *bricks = malloc((nsrc ? nsrc : 1) * sizeof *bricks);

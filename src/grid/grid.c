@@ -132,12 +132,14 @@ pv_status pv_grid_resize(pv_ctx *ctx, pv_grid *g, int64_t n)
         return st;
     }
     update_delta(g);
+    g->version++;
     return PV_OK;
 }
 
 void pv_grid_clear(pv_ctx *ctx, pv_grid *g)
 {
     (void)ctx;
+    g->version++;
     int64_t nplanes = g->z1 - g->z0;
     size_t plane = (size_t)g->n * (size_t)g->n;
     float *data = g->data;
@@ -238,6 +240,7 @@ void pv_grid_write(pv_grid *g, double x, double y, double z, float v, bool *insi
 {
     int64_t idx[3];
     *inside = pv_grid_index(g, x, y, z, idx);
+    g->version++;
     if (*inside && idx[2] >= g->z0 && idx[2] < g->z1)
         g->data[pv_grid_local_index(g, idx[0], idx[1], idx[2])] = v;
 }

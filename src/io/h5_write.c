@@ -360,9 +360,23 @@ static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t grp,
     if (st == PV_OK)
         st = pv_status_agree(ctx, ctx->rank == 0 ? reserve_space(ctx, path, nm->tmp, dset, ng)
                                                  : PV_OK);
-    for (size_t k = 0; k < ng && st == PV_OK; k++)
+    /* progress in bytes of the whole file's voxels (rank 0 draws; the transfers are
+     * collective, so its share advances with everybody's), updated after each grid */
+    int64_t total = 0, done = 0;
+    for (size_t k = 0; k < ng; k++)
+        total += (int64_t)grids[k].n * grids[k].n * grids[k].n * (int64_t)sizeof(float);
+    pv_progress bar;
+    pv_progress_begin_units(ctx, &bar, "save grids", total, "bytes");
+    for (size_t k = 0; k < ng && st == PV_OK; k++) {
         st = pv_h5_transfer(ctx, dset[k], true, grids[k].n, grids[k].z0, grids[k].z1,
                             (float *)grids[k].slab, o->max_io_bytes, path, grids[k].name, stats);
+        done += (int64_t)grids[k].n * grids[k].n * grids[k].n * (int64_t)sizeof(float);
+        pv_progress_update(ctx, &bar, done);
+    }
+    if (st == PV_OK)
+        pv_progress_end(ctx, &bar);
+    else
+        pv_progress_stop(ctx, &bar);
     for (size_t k = 0; k < made; k++)
         if (dset[k] >= 0 && H5Dclose(dset[k]) < 0 && st == PV_OK)
             st = hdf5_fail(ctx, PV_EIO, path, "cannot close the dataset");

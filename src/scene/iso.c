@@ -23,6 +23,7 @@
 #include "scene_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 pv_status pv_scene_iso_init(pv_ctx *ctx, pv_scene_iso *it, const pv_grid *g,
@@ -66,6 +67,112 @@ void pv_scene_iso_fini(pv_ctx *ctx, pv_scene_iso *it)
 double pv_scene_iso_layer_z(const pv_scene_iso *it, int64_t k)
 {
     return it->grid->min[2] + (double)k * it->grid->delta[2];
+}
+
+/* ---- the polygon cache (scene.h) -------------------------------------------------------- */
+
+/* A recorded polygon: what drawing needs of pv_iso_poly (not the edge ids). */
+typedef struct pv_iso_rec {
+    uint64_t item;
+    uint16_t level;
+    uint8_t nv;
+    double v[4][3];
+} pv_iso_rec;
+
+static void cache_drop(pv_ctx *ctx, pv_scene_iso_cache *c)
+{
+    pv_free(ctx, c->rec, c->cap * sizeof *c->rec);
+    pv_free(ctx, c->layer, c->layer ? (size_t)(c->k1 - c->k0 + 1) * sizeof *c->layer : 0);
+    c->layer = NULL;
+    free(c->levels);
+    size_t budget = c->budget;
+    memset(c, 0, sizeof *c);
+    c->budget = budget;
+}
+
+void pv_scene_iso_cache_free(pv_ctx *ctx, pv_scene_iso_cache *c)
+{
+    if (c) cache_drop(ctx, c);
+}
+
+void pv_scene_iso_use_cache(pv_ctx *ctx, pv_scene_iso *it, pv_scene_iso_cache *c, bool mixed)
+{
+    it->cache = c;
+    it->replay = false;
+    if (!c) return;
+    const pv_grid *g = it->grid;
+    bool same = (c->complete || c->too_big) && c->grid == g && c->version == g->version &&
+                c->mixed == mixed && c->nlevels == it->nelem && c->k0 == it->k_next &&
+                c->k1 == it->k_end;
+    for (int i = 0; same && i < it->nelem; i++)
+        same = memcmp(&c->levels[i], &it->levels[i], sizeof(double)) == 0;
+    if (same) {
+        it->replay = c->complete; /* too big: streamed again, not recorded again */
+        return;
+    }
+    cache_drop(ctx, c);
+    size_t nl = (size_t)(it->k_end - it->k_next + 1);
+    if ((size_t)it->nelem * sizeof(double) + nl * sizeof(size_t) > c->budget) return;
+    c->k0 = it->k_next;
+    c->k1 = it->k_end;
+    c->levels = malloc((size_t)it->nelem * sizeof *c->levels);
+    c->layer = c->levels ? pv_alloc(ctx, nl * sizeof *c->layer) : NULL;
+    if (!c->layer) {
+        pv_err_clear(ctx); /* not keeping polygons is no failure: the pass streams */
+        cache_drop(ctx, c);
+        return;
+    }
+    memcpy(c->levels, it->levels, (size_t)it->nelem * sizeof *c->levels);
+    c->grid = g;
+    c->version = g->version;
+    c->mixed = mixed;
+    c->nlevels = it->nelem;
+    c->k_rec = c->k0;
+    c->layer[0] = 0;
+    c->recording = true;
+}
+
+/* Layer of a polygon (its cell's lower node plane). */
+static int64_t poly_layer(const pv_grid *g, uint64_t item)
+{
+    return (int64_t)(item / PV_ISO_MAX_POLYS / ((uint64_t)g->n * (uint64_t)g->n));
+}
+
+/* Record one polygon; stop recording (and drop what was kept) past the budget or out of
+ * layer order. */
+static void cache_add(pv_ctx *ctx, pv_scene_iso_cache *c, const pv_grid *g, const pv_iso_poly *p)
+{
+    int64_t k = poly_layer(g, p->item);
+    if (k < c->k_rec || k >= c->k1) {
+        c->recording = false;
+        return;
+    }
+    /* layer[k - k0] is where layer k starts; k_rec is the layer being recorded */
+    while (c->k_rec < k) c->layer[++c->k_rec - c->k0] = c->n;
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 4096;
+        size_t fixed = (size_t)c->nlevels * sizeof(double) +
+                       (size_t)(c->k1 - c->k0 + 1) * sizeof(size_t);
+        if (nc * sizeof *c->rec + fixed > c->budget) {
+            c->recording = false;
+            return;
+        }
+        pv_iso_rec *nr = pv_alloc(ctx, nc * sizeof *nr);
+        if (!nr) {
+            pv_err_clear(ctx);
+            c->recording = false;
+            return;
+        }
+        if (c->n) memcpy(nr, c->rec, c->n * sizeof *nr);
+        pv_free(ctx, c->rec, c->cap * sizeof *c->rec);
+        c->rec = nr;
+        c->cap = nc;
+    }
+    pv_iso_rec *r = &c->rec[c->n++];
+    r->item = p->item;
+    r->level = p->level;
+    r->nv = p->nv;
+    memcpy(r->v, p->v, sizeof r->v);
 }
 
 /* ---- per facet -------------------------------------------------------------------------- */
@@ -165,8 +272,24 @@ static void draw_facet(iso_draw *D, const pv_iso_poly *p)
         wz[k] = cl[k][2];
     }
     uint64_t order = PV_SCENE_ORDER(e->number, p->item);
-    /* every edge soft (exact sample coverage): see the file comment */
-    D->st = pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, D->it->cut ? wz : NULL, 0, c,
+    /* edges soft (exact sample coverage: see the file comment), except edges lying in a
+     * plane this rank's slab shares with a neighbour: there the facets of the two ranks
+     * meet, and a hard edge gives each pixel wholly to one of them, so no pixel is split
+     * between two tiles (a split pixel composites only approximately, composite.h).
+     * Only for opaque facets: where facets are small, a hard edge may also cover samples
+     * of the neighbour's next facets, which an opaque surface hides but a transparent one
+     * would blend twice. */
+    unsigned hard = 0;
+    if (inside && !D->it->cut && c.a == 255) {
+        const pv_grid *gg = D->it->grid;
+        double lo = gg->z0 > 0 ? (double)gg->z0 : -1.0;
+        double hi = gg->z1 < gg->n ? (double)gg->z1 : -1.0;
+        for (int k = 0; k < nv; k++) {
+            double za = p->v[k][2], zb = p->v[(k + 1) % nv][2];
+            if (za == zb && (za == lo || za == hi)) hard |= 1u << k;
+        }
+    }
+    D->st = pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, D->it->cut ? wz : NULL, hard, c,
                                   order);
     if (D->st == PV_OK && F->pm3d_border)
         D->st = pv_scene_outline(D->ctx, F, D->r, nv, x, y, d, D->it->cut ? wz : NULL, order);
@@ -176,8 +299,28 @@ static void draw_facet(iso_draw *D, const pv_iso_poly *p)
 static int emit(void *ud, const pv_iso_poly *p, size_t n)
 {
     iso_draw *D = ud;
-    for (size_t i = 0; i < n && D->st == PV_OK; i++) draw_facet(D, &p[i]);
+    pv_scene_iso_cache *c = D->it->cache;
+    for (size_t i = 0; i < n && D->st == PV_OK; i++) {
+        if (c && c->recording) cache_add(D->ctx, c, D->it->grid, &p[i]);
+        draw_facet(D, &p[i]);
+    }
     return D->st == PV_OK ? 0 : 1;
+}
+
+/* Draw the recorded polygons of layers [k0, k1). */
+static void replay(iso_draw *D, int64_t k0, int64_t k1)
+{
+    const pv_scene_iso_cache *c = D->it->cache;
+    pv_iso_poly p;
+    memset(&p, 0, sizeof p);
+    for (size_t i = c->layer[k0 - c->k0]; i < c->layer[k1 - c->k0] && D->st == PV_OK; i++) {
+        const pv_iso_rec *r = &c->rec[i];
+        p.item = r->item;
+        p.level = r->level;
+        p.nv = r->nv;
+        memcpy(p.v, r->v, sizeof p.v);
+        draw_facet(D, &p);
+    }
 }
 
 pv_status pv_scene_iso_draw(pv_ctx *ctx, const pv_scene_frame *F, pv_scene_iso *it, double zhi,
@@ -186,13 +329,36 @@ pv_status pv_scene_iso_draw(pv_ctx *ctx, const pv_scene_frame *F, pv_scene_iso *
     int64_t k1 = it->k_next;
     while (k1 < it->k_end && pv_scene_iso_layer_z(it, k1) < zhi) k1++;
     if (k1 == it->k_next) return PV_OK;
+    iso_draw D = {ctx, F, it, r, PV_OK};
+    if (it->replay) {
+        replay(&D, it->k_next, k1);
+        it->k_next = k1;
+        return D.st;
+    }
     pv_iso_field f;
     pv_scene_iso_field(it, &f);
     pv_iso_opts o = {F->iso_mixed, ctx->nthreads};
-    iso_draw D = {ctx, F, it, r, PV_OK};
     int rc = pv_iso_extract(&f, it->k_next, k1, it->levels, it->nelem, &o, emit, &D, NULL);
     it->k_next = k1;
     if (rc != 0 && D.st == PV_OK)
         D.st = pv_err(ctx, PV_ENOMEM, "out of memory extracting isosurfaces");
+    pv_scene_iso_cache *c = it->cache;
+    if (c && c->recording) {
+        /* layers without polygons up to k1 */
+        while (c->k_rec < k1) c->layer[++c->k_rec - c->k0] = c->n;
+        if (k1 == c->k1 && D.st == PV_OK) {
+            c->recording = false;
+            c->complete = true;
+        }
+    }
+    if (c && !c->recording && !c->complete && !c->too_big) {
+        /* outgrown: keep only the key, so the next frames do not try again */
+        pv_free(ctx, c->rec, c->cap * sizeof *c->rec);
+        pv_free(ctx, c->layer, (size_t)(c->k1 - c->k0 + 1) * sizeof *c->layer);
+        c->rec = NULL;
+        c->layer = NULL;
+        c->n = c->cap = 0;
+        c->too_big = true;
+    }
     return D.st;
 }

@@ -86,6 +86,8 @@ void pv_settings_term_default(pv_settings *s)
     s->term.background = 0xFFFFFFu;
     s->term.enhanced = true;
     s->term.linewidth = 1.0;
+    s->term.png_level = -1;
+    s->term.png_filter = PV_PNGF_DEFAULT;
 }
 
 static void range_default(pv_range *r, double lo, double hi, bool autoscaled)

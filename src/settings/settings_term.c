@@ -1,5 +1,10 @@
 /*
  * pvox settings: `set/unset/show terminal` and `output` (DEC-10: pngcairo by default).
+ *
+ * `compression N` and `filter none|sub|up|average|paeth|adaptive` are pvox extensions
+ * (README, "Plotting"): the PNG encoder's zlib level and row filter, handed to
+ * pv_png_write by exec. Like every other terminal option they stay when the same terminal
+ * is set again and return to the default when the terminal type changes.
  */
 #include "settings_int.h"
 
@@ -19,6 +24,8 @@ static void term_reset(pv_term *t, pv_term_kind kind)
     t->background = 0xFFFFFFu;
     t->enhanced = true;
     t->linewidth = 1.0;
+    t->png_level = -1;
+    t->png_filter = PV_PNGF_DEFAULT;
 }
 
 static void split_font(pv_term *t)
@@ -67,6 +74,34 @@ static pv_status term_size(pv_sp *p, int *w, int *h)
     return PV_OK;
 }
 
+/* `compression N`: zlib level 0..9, checked when run (the value is an expression). */
+static pv_status png_compression(pv_sp *p, int *level)
+{
+    size_t at = pv_cur_offset(p->c);
+    int n = *level;
+    pv_status st = sp_int(p, &n);
+    if (st != PV_OK || !p->exec) return st;
+    if (n < 0 || n > 9)
+        return pv_source_error(p->c->ctx, PV_ESCRIPT, p->c->tl->src, at,
+                               "compression level must be between 0 and 9");
+    *level = n;
+    return PV_OK;
+}
+
+/* Names of PV_PNGF_NONE .. PV_PNGF_ADAPTIVE, in enum order (show prints them too). */
+static const char *const png_filter_names[] = {"none", "sub", "up", "average", "paeth",
+                                               "adaptive"};
+
+static pv_status png_filter(pv_sp *p, int *filter)
+{
+    for (int i = 0; i < (int)(sizeof png_filter_names / sizeof *png_filter_names); i++)
+        if (sp_word(p, png_filter_names[i])) {
+            *filter = PV_PNGF_NONE + i;
+            return PV_OK;
+        }
+    return sp_err(p, PV_ESYNTAX, "expecting none, sub, up, average, paeth or adaptive");
+}
+
 static bool legacy_color(pv_sp *p)
 {
     const pv_token *tk = pv_cur_peek(p->c);
@@ -96,6 +131,8 @@ static pv_status term_options(pv_sp *p, pv_term *t)
         else if (sp_word(p, "true$color")) t->truecolor = true;
         else if (sp_word(p, "notrue$color")) t->truecolor = false;
         else if (sp_word(p, "lw") || sp_word(p, "linew$idth")) st = sp_real(p, &t->linewidth);
+        else if (sp_word(p, "compr$ession")) st = png_compression(p, &t->png_level);
+        else if (sp_word(p, "filter")) st = png_filter(p, &t->png_filter);
         else if (sp_word(p, "dl") || sp_word(p, "dashl$ength") || sp_word(p, "pointscale") ||
                  sp_word(p, "ps")) {
             double d = 0;
@@ -196,7 +233,12 @@ pv_status sp_show_terminal(pv_sp *p)
         else fprintf(OUT, " background \"#%06x\"", (unsigned)t->background);
         fprintf(OUT, " %senhanced", t->enhanced ? "" : "no");
         if (t->font) fprintf(OUT, " font \"%s\"", t->font);
-        fprintf(OUT, " fontscale %.1f size %d, %d \n\n", t->fontscale, t->width, t->height);
+        fprintf(OUT, " fontscale %.1f size %d, %d ", t->fontscale, t->width, t->height);
+        /* pvox's extensions, only when not default (gnuplot prints no such words) */
+        if (t->png_level >= 0) fprintf(OUT, "compression %d ", t->png_level);
+        if (t->png_filter > PV_PNGF_DEFAULT && t->png_filter <= PV_PNGF_ADAPTIVE)
+            fprintf(OUT, "filter %s ", png_filter_names[t->png_filter - PV_PNGF_NONE]);
+        fprintf(OUT, "\n\n");
     }
     return sp_done(p);
 }

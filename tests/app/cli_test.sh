@@ -200,6 +200,95 @@ fault_injection)
     run "$PVOX" --max-memory 1K -e "$grid"
     expect_rc 3
     ;;
+stats_progress_mpi)
+    # --stats FILE: one JSON file for the run, frames written by rotating ranks, the
+    # writer's received bytes under two images; --progress prints one bar (one rank)
+    # shellcheck disable=SC2016 # $v is gnuplot's, not the shell's
+    job='set vgrid $v size 16; set vxrange [-1:1]; set vyrange [-1:1]; set vzrange [-1:1]
+vfill sample [x=-1:1:0.5][y=-1:1:0.5] "++" using 1:2:(0):(0.3):(1)
+set term pngcairo size 160,120
+do for [i=0:3] { set output sprintf("f%d.png", i); set view 60, 30+10*i; splot $v with points pt 7 }'
+    printf '%s\n' "$job" >seq.gp
+    run "${mpi[@]}" "$PVOX" --stats st.json --progress seq.gp
+    expect_rc 0
+    [ "$(count_in "$err" "frames ")" = 1 ] || fail "expected one progress line of frames"
+    expect_err_has "4/4"
+    for i in 0 1 2 3; do [ -s "f$i.png" ] || fail "f$i.png not written"; done
+    if ! python3 - st.json <<'PY'; then fail "--stats JSON checks failed"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["pvox_stats"] == 1 and d["nranks"] == 3, d
+fr = d["frames"]
+assert [f["index"] for f in fr] == [0, 1, 2, 3], fr
+assert [f["writer"] for f in fr] == [0, 1, 2, 0], [f["writer"] for f in fr]
+keys = {"rank", "scene_s", "raster_s", "composite_s", "annotate_s", "encode_s", "write_s",
+        "bytes_sent", "bytes_recv", "active_pixels", "triangles", "points"}
+for f in fr:
+    assert f["output"] == "f%d.png" % f["index"] and f["width"] == 160, f
+    assert len(f["ranks"]) == 3 and all(set(r) == keys for r in f["ranks"]), f
+    w = f["ranks"][f["writer"]]
+    assert 0 < w["bytes_recv"] <= 2 * f["image_bytes"], f
+    assert w["encode_s"] > 0 and all(r["encode_s"] == 0 for r in f["ranks"] if r is not w)
+    assert sum(r["bytes_sent"] for r in f["ranks"]) == sum(r["bytes_recv"] for r in f["ranks"])
+assert d["totals"]["frames"] == 4
+assert all(r["peak_memory_bytes"] > 0 for r in d["ranks"]), d["ranks"]
+PY
+    expect_err_has "number of voxels modified"
+    # -q drops the informational lines, and the bars unless --progress asks for them
+    run "${mpi[@]}" "$PVOX" -q seq.gp
+    expect_rc 0
+    expect_err ""
+    run "${mpi[@]}" "$PVOX" -q --progress seq.gp
+    expect_rc 0
+    [ "$(count_in "$err" "frames ")" = 1 ] || fail "-q --progress printed no progress bar"
+    [ "$(count_in "$err" "number of voxels")" = 0 ] || fail "-q printed vfill's lines"
+    ;;
+png_options)
+    # `set term pngcairo compression N filter F` reaches the encoder: the same picture,
+    # stored (level 0) is far larger than at level 9, and the pixels are equal
+    # shellcheck disable=SC2016 # $v is gnuplot's, not the shell's
+    grid='set vgrid $v size 16; set vxrange [-1:1]; set vyrange [-1:1]; set vzrange [-1:1]; vfill sample [x=-1:1:0.5][y=-1:1:0.5] "++" using 1:2:(0):(0.3):(1)'
+    run "$PVOX" -q -e "$grid" -e 'set term pngcairo size 160,120 compression 0 filter none; set output "c0.png"; splot $v with points' \
+        -e 'set term pngcairo compression 9 filter paeth; set output "c9.png"; splot $v with points' \
+        -e 'set term pngcairo compression 9 filter adaptive; set output "ca.png"; splot $v with points'
+    expect_rc 0
+    if ! python3 - <<'PY'; then fail "PNG options checks failed"; fi
+import os, struct, zlib
+def pixels(path):
+    data = open(path, "rb").read()
+    pos, idat, w, h = 8, b"", 0, 0
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR": w, h = struct.unpack(">II", body[:8])
+        if kind == b"IDAT": idat += body
+        pos += 12 + n
+    raw, bpp, rows, prev = zlib.decompress(idat), 3, [], bytearray(w * 3)
+    filters = set()
+    for y in range(h):
+        f, line = raw[y * (w * 3 + 1)], bytearray(raw[y * (w * 3 + 1) + 1:(y + 1) * (w * 3 + 1)])
+        filters.add(f)
+        for i in range(len(line)):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line)); prev = line
+    return b"".join(rows), filters
+p0, f0 = pixels("c0.png"); p9, f9 = pixels("c9.png"); pa, fa = pixels("ca.png")
+assert p0 == p9 == pa, "pixels differ"
+assert f0 == {0} and f9 <= {0, 4} and 4 in f9, (f0, f9)
+assert os.path.getsize("c0.png") > 160 * 120 * 3, os.path.getsize("c0.png")
+assert os.path.getsize("c9.png") < os.path.getsize("c0.png") / 4
+PY
+    run "$PVOX" -e 'set term pngcairo compression 10'
+    expect_rc 1
+    expect_err_has "compression level must be between 0 and 9"
+    ;;
 dashdash)
     printf 'print "dash"\n' >-odd.gp
     run "$PVOX" -- -odd.gp

@@ -36,7 +36,11 @@ import sys
 
 SCRIPT_GLOBS = ["tests/scripts/cases/*.gp", "tests/oracle/cases/[a-z][0-9]*.gp",
                 "tests/picture/scenes/*.gp", "examples/*.gp", "jobs/*.gp", "bench/*.gp"]
-EXTENSIONS = re.compile(r"^\s*(vsave|vload|vgfill)\b|\bGridDistance\b", re.M)
+# pvox extensions: grid commands, GridDistance, and the PNG options of `set term`
+# (`compression N`, `filter F`: README "Plotting"), which gnuplot rejects
+EXTENSIONS = re.compile(r"^\s*(vsave|vload|vgfill)\b|\bGridDistance\b|"
+                        r"(^|;)\s*set\s+t(e(r(m(i(n(al?)?)?)?)?)?)?\s[^;\n]*"
+                        r"\b(compr(e(s(s(i(on?)?)?)?)?)?|filter)\b", re.M)
 # documented differences: scripts gnuplot runs and pvox refuses on purpose
 DOCUMENTED = {
     "tests/scripts/cases/err_set_term.gp": "DIFF-10: only png/pngcairo terminals",

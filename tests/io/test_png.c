@@ -2,15 +2,20 @@
  * PNG writer (png.h): round trips read back with libpng (RGB and RGBA, a stride wider
  * than a row, an asymmetric pattern that shows flips, transposes and R/B swaps), the
  * same pixels give the same bytes, no "<path>.tmp" is left behind, and unwritable paths
- * or bad sizes give clear errors and leave no file.
+ * or bad sizes give clear errors and leave no file. Options (`set term ... compression N
+ * filter F`): every level, filter and strategy round-trips, the filter asked for is the
+ * one in the file's rows (read from the inflated IDAT), out-of-range values mean the
+ * default, and the default is no larger than libpng's defaults on pvox's golden pictures.
  */
 #include "pv_test.h"
 #include "pvox/png.h"
 
 #include <png.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static pv_ctx *ctx;
 static char dir[256];
@@ -94,7 +99,7 @@ static void round_trip(int ch)
         PV_CHECK_EQ(back[(8 * w + 6) * ch + 1], 255);
     }
     /* options: another level and filter still round-trip */
-    pv_png_options o = {.level = 9, .filters = PNG_ALL_FILTERS};
+    pv_png_options o = {.level = 9, .filter = PV_PNG_FILTER_ADAPTIVE};
     PV_CHECK_EQ(pv_png_write(ctx, path2, w, h, ch, px, stride, &o), PV_OK);
     free(back);
     back = read_png(path2, &rw, &rh, &rch);
@@ -103,6 +108,187 @@ static void round_trip(int ch)
     free(px);
     remove(path);
     remove(path2);
+}
+
+/* ---- options ----------------------------------------------------------------------- */
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    uint8_t *buf = len > 0 ? malloc((size_t)len) : NULL;
+    if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *n = buf ? (size_t)len : 0;
+    return buf;
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* The filter type byte of each of the h rows of a PNG (inflated IDAT data), into types[].
+ * Returns false if the file cannot be read that way. */
+static bool row_filters(const char *path, int h, size_t rowbytes, uint8_t *types)
+{
+    size_t n = 0;
+    uint8_t *file = slurp(path, &n);
+    if (!file || n < 8) {
+        free(file);
+        return false;
+    }
+    uint8_t *idat = malloc(n);
+    size_t nidat = 0;
+    for (size_t at = 8; at + 12 <= n;) {
+        size_t len = (size_t)file[at] << 24 | (size_t)file[at + 1] << 16 |
+                     (size_t)file[at + 2] << 8 | file[at + 3];
+        if (at + 12 + len > n) break;
+        if (memcmp(file + at + 4, "IDAT", 4) == 0) {
+            memcpy(idat + nidat, file + at + 8, len);
+            nidat += len;
+        }
+        at += 12 + len;
+    }
+    uLongf raw_n = (uLongf)((size_t)h * (rowbytes + 1));
+    uint8_t *raw = malloc(raw_n);
+    bool ok = uncompress(raw, &raw_n, idat, (uLong)nidat) == Z_OK &&
+              raw_n == (uLongf)((size_t)h * (rowbytes + 1));
+    for (int y = 0; ok && y < h; y++) types[y] = raw[(size_t)y * (rowbytes + 1)];
+    free(raw);
+    free(idat);
+    free(file);
+    return ok;
+}
+
+/* A smooth diagonal ramp with a flat band: every filter has something to do. */
+static void ramp(uint8_t *px, int w, int h)
+{
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            uint8_t *p = px + ((size_t)y * (size_t)w + (size_t)x) * 3;
+            bool band = y >= h / 3 && y < h / 2;
+            p[0] = band ? 255 : (uint8_t)(3 * x + y);
+            p[1] = band ? 255 : (uint8_t)(2 * y);
+            p[2] = band ? 255 : (uint8_t)(x * y / 8);
+        }
+}
+
+static bool pixels_equal(const char *path, const uint8_t *px, int w, int h)
+{
+    int rw = 0, rh = 0, rch = 0;
+    uint8_t *back = read_png(path, &rw, &rh, &rch);
+    bool same = back && rw == w && rh == h && rch == 3 &&
+                memcmp(back, px, (size_t)w * (size_t)h * 3) == 0;
+    free(back);
+    return same;
+}
+
+static void options(void)
+{
+    enum { W = 61, H = 37 };
+    uint8_t *px = malloc((size_t)W * H * 3);
+    ramp(px, W, H);
+    char path[300], path2[300];
+    snprintf(path, sizeof path, "%s/opt.png", dir);
+    snprintf(path2, sizeof path2, "%s/opt2.png", dir);
+    uint8_t types[H];
+
+    /* the filter asked for is the filter of the rows (UP, AVERAGE and PAETH may be
+     * replaced on the first row, which has no row above) */
+    static const int want[] = {PNG_FILTER_VALUE_NONE, PNG_FILTER_VALUE_SUB, PNG_FILTER_VALUE_UP,
+                               PNG_FILTER_VALUE_AVG, PNG_FILTER_VALUE_PAETH};
+    for (int f = PV_PNG_FILTER_NONE; f <= PV_PNG_FILTER_PAETH; f++) {
+        pv_png_options o = {.level = 6, .filter = f};
+        PV_CHECK_EQ(pv_png_write(ctx, path, W, H, 3, px, (size_t)W * 3, &o), PV_OK);
+        PV_CHECK(pixels_equal(path, px, W, H));
+        PV_CHECK(row_filters(path, H, (size_t)W * 3, types));
+        int bad = 0;
+        for (int y = 1; y < H; y++) bad += types[y] != want[f - PV_PNG_FILTER_NONE];
+        PV_CHECK_EQ(bad, 0);
+    }
+    /* adaptive: libpng picks per row, and on this picture picks more than one kind */
+    pv_png_options ad = {.level = 6, .filter = PV_PNG_FILTER_ADAPTIVE};
+    PV_CHECK_EQ(pv_png_write(ctx, path, W, H, 3, px, (size_t)W * 3, &ad), PV_OK);
+    PV_CHECK(pixels_equal(path, px, W, H));
+    PV_CHECK(row_filters(path, H, (size_t)W * 3, types));
+    int kinds = 0;
+    for (int k = 0; k < 5; k++)
+        for (int y = 0; y < H; y++)
+            if (types[y] == k) {
+                kinds++;
+                break;
+            }
+    PV_CHECK(kinds >= 2);
+
+    /* every level and strategy round-trips; level 0 stores, level 9 compresses */
+    for (int level = 0; level <= 9; level++)
+        for (int sg = PV_PNG_STRATEGY_AUTO; sg <= PV_PNG_STRATEGY_RLE; sg++) {
+            pv_png_options o = {.level = level, .filter = PV_PNG_FILTER_SUB, .strategy = sg};
+            PV_CHECK_EQ(pv_png_write(ctx, path, W, H, 3, px, (size_t)W * 3, &o), PV_OK);
+            PV_CHECK(pixels_equal(path, px, W, H));
+        }
+    pv_png_options l0 = {.level = 0}, l9 = {.level = 9};
+    PV_CHECK_EQ(pv_png_write(ctx, path, W, H, 3, px, (size_t)W * 3, &l0), PV_OK);
+    PV_CHECK_EQ(pv_png_write(ctx, path2, W, H, 3, px, (size_t)W * 3, &l9), PV_OK);
+    PV_CHECK(file_size(path) > (long)W * H * 3);
+    PV_CHECK(file_size(path2) < file_size(path));
+
+    /* NULL, all-default fields and out-of-range values all mean the default */
+    PV_CHECK_EQ(pv_png_write(ctx, path, W, H, 3, px, (size_t)W * 3, NULL), PV_OK);
+    pv_png_options dflt = {.level = -1, .filter = PV_PNG_FILTER_DEFAULT};
+    PV_CHECK_EQ(pv_png_write(ctx, path2, W, H, 3, px, (size_t)W * 3, &dflt), PV_OK);
+    PV_CHECK(same_file(path, path2));
+    pv_png_options wild = {.level = 12, .filter = 99, .strategy = -5};
+    PV_CHECK_EQ(pv_png_write(ctx, path2, W, H, 3, px, (size_t)W * 3, &wild), PV_OK);
+    PV_CHECK(same_file(path, path2));
+    free(px);
+    remove(path);
+    remove(path2);
+}
+
+/* The default against libpng's defaults (level 6, adaptive filters, Z_FILTERED) on
+ * pvox's own pictures, tests/picture/golden/ (found beside this file; skipped if the
+ * tree is not there). */
+static void default_size(void)
+{
+    static const char *names[] = {"alpha", "below", "clipz", "iso", "iso_nested"};
+    char golden[512];
+    snprintf(golden, sizeof golden, "%s", __FILE__);
+    char *slash = strrchr(golden, '/');
+    if (!slash) return;
+    int checked = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        snprintf(slash, sizeof golden - (size_t)(slash - golden), "/../picture/golden/%s.png",
+                 names[i]);
+        int w = 0, h = 0, ch = 0;
+        uint8_t *px = read_png(golden, &w, &h, &ch);
+        if (!px) continue;
+        char a[300], b[300];
+        snprintf(a, sizeof a, "%s/dflt.png", dir);
+        snprintf(b, sizeof b, "%s/libpng.png", dir);
+        pv_png_options libpng = {.level = 6, .filter = PV_PNG_FILTER_ADAPTIVE,
+                                 .strategy = PV_PNG_STRATEGY_FILTERED};
+        size_t stride = (size_t)w * (size_t)ch;
+        PV_CHECK_EQ(pv_png_write(ctx, a, w, h, ch, px, stride, NULL), PV_OK);
+        PV_CHECK_EQ(pv_png_write(ctx, b, w, h, ch, px, stride, &libpng), PV_OK);
+        if (file_size(a) > file_size(b))
+            fprintf(stderr, "%s: default %ld bytes, libpng's defaults %ld\n", names[i],
+                    file_size(a), file_size(b));
+        PV_CHECK(file_size(a) <= file_size(b));
+        checked++;
+        free(px);
+        remove(a);
+        remove(b);
+    }
+    if (!checked) fprintf(stderr, "test_png: golden pictures not found, size check skipped\n");
 }
 
 static void errors(void)
@@ -145,6 +331,8 @@ int main(int argc, char **argv)
     }
     round_trip(3);
     round_trip(4);
+    options();
+    default_size();
     errors();
     PV_CHECK_EQ(ctx->mem_current, 0);
     rmdir(dir);

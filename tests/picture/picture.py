@@ -21,6 +21,12 @@
                      (blended over white with its fill-opacity) within 3 levels
           counts     as many markers (connected blobs of coloured ink) as svg point
                      markers, each within 1 px, with the svg colour (and opacity) within 3
+    picture.py sequence --pvox P --mpiexec M --np N [--threads 1,2] SCENE.gp ...
+        Frame sequences: each scene writes <scene>_NN.png. At N ranks every frame must have
+        the bytes of the same frame written by rank 0 (--frame-writer 0), whichever rank
+        wrote it; equal the 1-rank / 1-thread frame (tolerance as determinism) up to
+        --max-np-tolerance ranks; and the run's --stats must show frame f written by rank
+        f mod N, with the writer receiving at most two images' worth of compositor bytes.
     picture.py side --pvox P --out DIR SCENE.gp ...
         Review tool: DIR/<scene>_side.png = gnuplot pngcairo | pvox | difference.
 
@@ -86,23 +92,19 @@ def scratch_copy(folder):
     return work
 
 
-def run_pvox(a, folder, scenes, nranks=1, threads=1, pre=None):
-    """Run the scenes (one pvox session, `reset session` between them) on nranks ranks in
-    a scratch copy of `folder`; returns the scratch directory. pre(scene) gives commands
-    run just before each scene (or None)."""
-    work = scratch_copy(folder)
+def pvox_command(a, nranks, threads):
+    """The command line's start for pvox on nranks ranks (mpiexec when given)."""
     cmd = []
     if a.mpiexec:
         cmd += [a.mpiexec, "--oversubscribe", "-n", str(nranks)]
     elif nranks != 1:
         raise RunError("--mpiexec is needed for %d ranks" % nranks)
-    cmd += [a.pvox, "-q", "--threads", str(threads)] + shlex.split(a.pvox_args)
-    for i, s in enumerate(scenes):
-        if i:
-            cmd += ["-e", "reset session"]
-        if pre:
-            cmd += ["-e", pre(s)]
-        cmd.append(s + ".gp")
+    return cmd + [a.pvox, "-q", "--threads", str(threads)] + shlex.split(a.pvox_args)
+
+
+def exec_pvox(a, cmd, work, threads):
+    """Run cmd in work with OMP_NUM_THREADS=threads; a failure or a hang removes work and
+    raises RunError."""
     env = dict(os.environ)
     env["OMP_NUM_THREADS"] = str(threads)
     env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
@@ -110,18 +112,37 @@ def run_pvox(a, folder, scenes, nranks=1, threads=1, pre=None):
     try:
         p = subprocess.run(cmd, cwd=work, env=env, capture_output=True, text=True,
                            timeout=a.timeout)
-        if p.returncode != 0:
-            raise RunError("pvox failed (exit %d): %s\n%s%s" % (p.returncode, " ".join(cmd),
-                                                                p.stdout, p.stderr))
-        for s in scenes:
-            if not os.path.isfile(os.path.join(work, s + ".png")):
-                raise RunError("pvox wrote no %s.png: %s\n%s" % (s, " ".join(cmd), p.stderr))
     except subprocess.TimeoutExpired:
         shutil.rmtree(work)
         raise RunError("pvox timed out after %d s (hang?): %s" % (a.timeout, " ".join(cmd)))
+    if p.returncode != 0:
+        shutil.rmtree(work)
+        raise RunError("pvox failed (exit %d): %s\n%s%s" % (p.returncode, " ".join(cmd),
+                                                            p.stdout, p.stderr))
+    return p
+
+
+def run_pvox(a, folder, scenes, nranks=1, threads=1, pre=None):
+    """Run the scenes (one pvox session, `reset session` between them) on nranks ranks in
+    a scratch copy of `folder`; returns the scratch directory. pre(scene) gives commands
+    run just before each scene (or None)."""
+    work = scratch_copy(folder)
+    try:
+        cmd = pvox_command(a, nranks, threads)
     except RunError:
         shutil.rmtree(work)
         raise
+    for i, s in enumerate(scenes):
+        if i:
+            cmd += ["-e", "reset session"]
+        if pre:
+            cmd += ["-e", pre(s)]
+        cmd.append(s + ".gp")
+    p = exec_pvox(a, cmd, work, threads)
+    for s in scenes:
+        if not os.path.isfile(os.path.join(work, s + ".png")):
+            shutil.rmtree(work)
+            raise RunError("pvox wrote no %s.png: %s\n%s" % (s, " ".join(cmd), p.stderr))
     return work
 
 
@@ -255,6 +276,105 @@ def cmd_determinism(a):
                 failed += 1
                 save_failure(a, "%s_np%d_t%d" % (s, a.np, nt), got, refs[s])
         shutil.rmtree(work)
+    return 1 if failed else 0
+
+
+def run_sequence(a, folder, scene, nranks, threads, stats=None, extra=()):
+    """Run a frame-sequence scene (it writes <scene>_NN.png); returns (scratch dir, the
+    sorted frame names)."""
+    work = scratch_copy(folder)
+    cmd = pvox_command(a, nranks, threads) + list(extra)
+    if stats:
+        cmd += ["--stats", stats]
+    cmd.append(scene + ".gp")
+    exec_pvox(a, cmd, work, threads)
+    frames = sorted(f for f in os.listdir(work)
+                    if f.startswith(scene + "_") and f.endswith(".png"))
+    if not frames:
+        shutil.rmtree(work)
+        raise RunError("pvox wrote no %s_NN.png frames: %s" % (scene, " ".join(cmd)))
+    return work, frames
+
+
+def check_stats(path, nranks, nframes):
+    """--stats of a sequence: frame f written by rank f mod P, every rank reported, and the
+    writer received at most two pictures' worth of compositor bytes. Returns failures."""
+    import json
+    with open(path) as fp:
+        doc = json.load(fp)
+    bad = 0
+    frames = doc.get("frames", [])
+    if doc.get("nranks") != nranks or len(frames) != nframes:
+        print("FAIL stats: %s ranks, %d frames (expected %d, %d)" %
+              (doc.get("nranks"), len(frames), nranks, nframes))
+        return 1
+    worst = 0.0
+    for f in frames:
+        w = f["writer"]
+        ranks = {r["rank"]: r for r in f["ranks"]}
+        if w != f["index"] % nranks or sorted(ranks) != list(range(nranks)):
+            print("FAIL stats frame %d: writer %d, ranks %s" % (f["index"], w, sorted(ranks)))
+            bad += 1
+            continue
+        ratio = ranks[w]["bytes_recv"] / float(f["image_bytes"])
+        worst = max(worst, ratio)
+        if ratio > 2.0:
+            print("FAIL stats frame %d: the writer (rank %d) received %d bytes, %.2f images"
+                  % (f["index"], w, ranks[w]["bytes_recv"], ratio))
+            bad += 1
+        if nranks > 1 and ranks[w]["bytes_recv"] == 0 and any(
+                r["active_pixels"] for k, r in ranks.items() if k != w):
+            print("FAIL stats frame %d: other ranks drew but the writer received nothing"
+                  % f["index"])
+            bad += 1
+    print("%s stats np %d: writers rotate, the writer received at most %.2f images a frame "
+          "(limit 2)" % ("ok  " if not bad else "FAIL", nranks, worst))
+    return bad
+
+
+def cmd_sequence(a):
+    folder, scenes = scene_names(a.scenes)
+    failed = 0
+    for scene in scenes:
+        ref, frames = run_sequence(a, folder, scene, 1, 1)
+        # every frame written by rank 0: the rotating writers must give the same bytes
+        one, _ = run_sequence(a, folder, scene, a.np, a.threads[0], None,
+                              ["--frame-writer", "0"])
+        for nt in a.threads:
+            stats = os.path.join(tempfile.gettempdir(), "pvox-seq-%d.json" % os.getpid())
+            work, got = run_sequence(a, folder, scene, a.np, nt, stats)
+            if got != frames:
+                print("FAIL %s np %d threads %d: frames %s, reference %s" %
+                      (scene, a.np, nt, got, frames))
+                failed += 1
+            for fr in frames:
+                writer = frames.index(fr) % a.np
+                with open(os.path.join(work, fr), "rb") as f1, \
+                        open(os.path.join(one, fr), "rb") as f2:
+                    same = f1.read() == f2.read()
+                if nt == a.threads[0] and not same:
+                    print("FAIL %s np %d threads %d: written by rank %d, not the bytes rank 0 "
+                          "writes" % (fr, a.np, nt, writer))
+                    failed += 1
+                if a.np > a.max_np_tolerance:
+                    continue
+                g = read_rgb(os.path.join(work, fr))
+                r = read_rgb(os.path.join(ref, fr))
+                mx, nbad = compare(g, r, 2)
+                limit = 0.001 * g.shape[0] * g.shape[1]
+                ok = mx is not None and nbad <= limit
+                print("%s %s np %d threads %d (written by rank %d): max difference %s, %s "
+                      "pixels > 2 (limit 0.1%%)" % ("ok  " if ok else "FAIL", fr, a.np, nt,
+                                                     writer, mx, nbad))
+                if not ok:
+                    failed += 1
+                    if mx is not None:
+                        save_failure(a, "%s_np%d_t%d" % (fr[:-4], a.np, nt), g, r)
+            failed += check_stats(stats, a.np, len(frames))
+            os.remove(stats)
+            shutil.rmtree(work)
+        shutil.rmtree(one)
+        shutil.rmtree(ref)
     return 1 if failed else 0
 
 
@@ -709,7 +829,8 @@ def int_list(s):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["render", "determinism", "golden", "fidelity", "side"])
+    ap.add_argument("command", choices=["render", "determinism", "golden", "fidelity", "side",
+                                        "sequence"])
     ap.add_argument("scenes", nargs="+")
     ap.add_argument("--pvox", required=True)
     ap.add_argument("--mpiexec", default=None)
@@ -726,6 +847,9 @@ def main():
     ap.add_argument("--keep", default=os.environ.get("PV_PICTURE_KEEP"),
                     help="folder for failure images (default $PV_PICTURE_KEEP)")
     ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--max-np-tolerance", type=int, default=1 << 20,
+                    help="sequence: compare with the 1-rank frames only up to this many "
+                         "ranks (beyond, only with the frames rank 0 writes)")
     a = ap.parse_args()
     rc = load_imaging()
     if rc is not None:
@@ -746,6 +870,8 @@ def main():
             return cmd_golden(a)
         if a.command == "fidelity":
             return cmd_fidelity(a)
+        if a.command == "sequence":
+            return cmd_sequence(a)
         return cmd_side(a)
     except RunError as e:
         print("FAIL: %s" % e)
