@@ -15,7 +15,11 @@
  * so both GB/s count the same traffic. Prints the best of REPS runs of each and blend /
  * memcpy (target >= 50%).
  *
- * Usage: bench_blend [W H [REPS]]   (defaults 1920 1080 10). Built when PV_BUILD_BENCH=ON;
+ * Kinds are drawn per pixel (SPAN 1, the default: the branches mispredict at random, the
+ * worst case) or in runs of 1..SPAN pixels (mean about SPAN/2), as rasterised tiles hold
+ * them: surfaces are spans of one kind with edges between.
+ *
+ * Usage: bench_blend [W H [REPS [SPAN]]]   (defaults 1920 1080 10 1). Built when PV_BUILD_BENCH=ON;
  * not a test (bench/README.md, STYLE-11).
  */
 #include "pvox/composite.h"
@@ -81,8 +85,9 @@ int main(int argc, char **argv)
 {
     int w = argc > 2 ? atoi(argv[1]) : 1920, h = argc > 2 ? atoi(argv[2]) : 1080;
     int reps = argc > 3 ? atoi(argv[3]) : 10;
-    if (w < 1 || h < 1 || reps < 1) {
-        fprintf(stderr, "usage: bench_blend [W H [REPS]]\n");
+    int span = argc > 4 ? atoi(argv[4]) : 1;
+    if (w < 1 || h < 1 || reps < 1 || span < 1) {
+        fprintf(stderr, "usage: bench_blend [W H [REPS [SPAN]]]\n");
         return 2;
     }
     size_t n = (size_t)w * (size_t)h;
@@ -91,11 +96,19 @@ int main(int argc, char **argv)
     uint8_t *src = xmalloc(n * 48), *dst = xmalloc(n * 48);
     uint32_t seed = 12345u;
     size_t kinds[2][4] = {{0}};
+    int kf = 0, kb = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned u = lcg(&seed) % 100;
-        int kf = u < 30 ? 0 : u < 90 ? 1 : u < 96 ? 2 : 3;
-        u = lcg(&seed) % 100;
-        int kb = u < 15 ? 0 : u < 95 ? 1 : 3;
+        /* a new kind starts where a run ends: with SPAN 1 every pixel draws its own
+         * (the worst case for the branches), with SPAN > 1 runs of 1..SPAN pixels, as a
+         * rasterised frame has them (surfaces in spans, edges between) */
+        if (span <= 1 || lcg(&seed) % (unsigned)span == 0) {
+            unsigned u = lcg(&seed) % 100;
+            kf = u < 30 ? 0 : u < 90 ? 1 : u < 96 ? 2 : 3;
+        }
+        if (span <= 1 || lcg(&seed) % (unsigned)span == 0) {
+            unsigned u = lcg(&seed) % 100;
+            kb = u < 15 ? 0 : u < 95 ? 1 : 3;
+        }
         make_px(front + 4 * i, fcv + S * i, kf, &seed);
         make_px(back0 + 4 * i, bcv0 + S * i, kb, &seed);
         kinds[0][kf]++;
@@ -104,11 +117,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n * 48; i++) src[i] = (uint8_t)lcg(&seed);
     double bytes = 96.0 * (double)n;
     printf("blend: %dx%d canvas, front %.0f%% opaque %.0f%% translucent %.0f%% edge %.0f%% "
-           "empty, back %.0f%% opaque %.0f%% edge %.0f%% empty; 96 bytes/pixel; best of %d\n",
+           "empty, back %.0f%% opaque %.0f%% edge %.0f%% empty, kinds in runs of 1..%d pixels; "
+           "96 bytes/pixel; best of %d\n",
            w, h, 100.0 * (double)kinds[0][1] / (double)n, 100.0 * (double)kinds[0][2] / (double)n,
            100.0 * (double)kinds[0][3] / (double)n, 100.0 * (double)kinds[0][0] / (double)n,
            100.0 * (double)kinds[1][1] / (double)n, 100.0 * (double)kinds[1][3] / (double)n,
-           100.0 * (double)kinds[1][0] / (double)n, reps);
+           100.0 * (double)kinds[1][0] / (double)n, span, reps);
     double check = 0.0;
     for (int nt = 1; nt <= 2; nt++) {
         double best_blend = 1e30, best_copy = 1e30;

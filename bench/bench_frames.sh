@@ -31,7 +31,7 @@
 # write_s) are printed; without the flag that line is skipped.
 # At the end the kernel benchmarks of the build (BUILD, default PVOX's directory; built with
 # PV_BUILD_BENCH=ON): bench/bench_blend (pv_composite_over against memcpy, 1920x1080,
-# target >= 50%) and bench/bench_png (pv_png_write against libpng's defaults on a frame of
+# target >= 50%; pixel kinds drawn per pixel, then in runs as rasterised tiles have them) and bench/bench_png (pv_png_write against libpng's defaults on a frame of
 # job b, else a, target <= 0.5x).
 #
 # Environment: JOBS ("a b"), EXPR_a / EXPR_b (a job's -e variables instead of the above, all
@@ -269,7 +269,10 @@ run_job() {
 kernels() {
     local blend="$BUILD/bench/bench_blend" png="$BUILD/bench/bench_png" frame="-" j
     echo "kernels ($BUILD/bench):"
-    if [ -x "$blend" ]; then "$blend" 1920 1080 "$BLEND_REPS" || echo "bench_blend failed"
+    # kinds of pixel drawn per pixel (worst case), then in runs of up to 32 as in frames
+    if [ -x "$blend" ]; then
+        "$blend" 1920 1080 "$BLEND_REPS" 1 || echo "bench_blend failed"
+        "$blend" 1920 1080 "$BLEND_REPS" 32 || echo "bench_blend failed"
     else echo "bench_blend: not built (cmake -DPV_BUILD_BENCH=ON)"; fi
     for j in b a; do
         [ -f "$work/frame_$j.png" ] && { frame="$work/frame_$j.png"; break; }

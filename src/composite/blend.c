@@ -7,39 +7,65 @@
 #include <math.h>
 #include <string.h>
 
+/* What a pixel's 16 sample covers hold: none, all full (255), or anything else. Two
+ * 8-byte words decide the common cases without a loop over the samples. */
+enum { COVER_EMPTY, COVER_MIXED, COVER_FULL };
+_Static_assert(PV_RASTER_SAMPLES == 16, "cover_kind reads 16 samples as two words");
+
+static inline int cover_kind(const uint8_t *c)
+{
+    uint64_t a, b;
+    memcpy(&a, c, 8);
+    memcpy(&b, c + 8, 8);
+    if ((a | b) == 0) return COVER_EMPTY;
+    if ((a & b) == ~(uint64_t)0) return COVER_FULL;
+    return COVER_MIXED;
+}
+
+static inline void copy_px(float *o, uint8_t *oc, const float *src, const uint8_t *srcc)
+{
+    if (o != src) memcpy(o, src, 4 * sizeof *o);
+    if (oc != srcc) memcpy(oc, srcc, PV_RASTER_SAMPLES);
+}
+
 void pv_composite_over(size_t n, const float *front, const uint8_t *front_cover,
                        const float *back, const uint8_t *back_cover, float *out,
                        uint8_t *out_cover)
 {
-    const int S = PV_RASTER_SAMPLES;
+    enum { S = PV_RASTER_SAMPLES };
     for (size_t i = 0; i < n; i++) {
         const uint8_t *fc = front_cover + (size_t)S * i, *bc = back_cover + (size_t)S * i;
         const float *f = front + 4 * i, *b = back + 4 * i;
         float *o = out + 4 * i;
         uint8_t *oc = out_cover + (size_t)S * i;
-        unsigned sf = 0, sb = 0, sfb = 0;
-        bool f_uniform = true;
+        /* an empty side, or a front opaque on every sample (its alpha is 1, so the general
+         * formula below gives the front exactly): a copy */
+        const int kf = cover_kind(fc);
+        if (kf == COVER_EMPTY) {
+            copy_px(o, oc, b, bc);
+            continue;
+        }
+        if (kf == COVER_FULL || cover_kind(bc) == COVER_EMPTY) {
+            copy_px(o, oc, f, fc);
+            continue;
+        }
+        unsigned sb = 0, sfb = 0, same = 0;
         for (int k = 0; k < S; k++) {
-            sf += fc[k];
             sb += bc[k];
             sfb += (255u - fc[k]) * bc[k];
-            f_uniform = f_uniform && fc[k] == fc[0];
-        }
-        if (!sb || !sf) { /* one side is empty */
-            const float *src = sb ? b : f;
-            const uint8_t *srcc = sb ? bc : fc;
-            if (o != src) memcpy(o, src, 4 * sizeof *o);
-            if (oc != srcc) memcpy(oc, srcc, (size_t)S);
-            continue;
+            same += fc[k] == fc[0];
         }
         /* how much of the back shows: its samples weighted by the front's transparency
          * there (a front of one opacity everywhere: exactly 1 - alpha) */
-        float w = f_uniform ? 1.0f - f[3] : (float)sfb / (255.0f * (float)sb);
+        float w = same == S ? 1.0f - f[3] : (float)sfb / (255.0f * (float)sb);
         float r[4];
         for (int c = 0; c < 4; c++) r[c] = f[c] + w * b[c];
-        uint8_t rc[PV_RASTER_SAMPLES];
-        for (int k = 0; k < S; k++)
-            rc[k] = (uint8_t)(fc[k] + ((255u - fc[k]) * bc[k] + 127u) / 255u);
+        uint8_t rc[S];
+        for (int k = 0; k < S; k++) {
+            /* (t + 127) / 255 for t <= 255 * 255, without a division */
+            unsigned t = (255u - fc[k]) * bc[k] + 127u;
+            rc[k] = (uint8_t)(fc[k] + ((t + 1u + (t >> 8)) >> 8));
+        }
         memcpy(o, r, sizeof r);
         memcpy(oc, rc, sizeof rc);
     }

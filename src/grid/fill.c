@@ -37,6 +37,7 @@
 #define FILL_LANES PV_FILL_MAX_LANES /* lanes per evaluation: its arrays stay in L1/L2 */
 #define BLOCK_VOXELS 65536           /* voxels per row block: 256 KiB of floats */
 #define SMALL_ROW 64                 /* bricks this narrow test every node of a row */
+#define FILL_PROGRESS_VOXELS (256LL * 256 * 256) /* fills this large draw a progress bar */
 
 /* Hot loops get an AVX2 clone next to the baseline one, chosen at load time. The clones
  * never contract a*b+c into an FMA (no "fma" target, and ISO C mode keeps
@@ -469,10 +470,18 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
     int64_t modified = 0;
     if (st == PV_OK) {
         float *data = g->data;
+        /* a bar for fills of gnuplot's largest grid and up, drawn by rank 0's thread 0 from
+         * the planes its rank has finished (the slabs are equal, so its share stands for
+         * the whole) */
+        pv_progress bar;
+        int64_t planes_done = 0;
+        const bool show = g->n * g->n * g->n >= FILL_PROGRESS_VOXELS;
+        if (show) pv_progress_begin_units(ctx, &bar, "vfill", nplanes, "planes");
         const int64_t block_rows = g->n >= BLOCK_VOXELS ? 1 : BLOCK_VOXELS / g->n;
 #pragma omp parallel default(none)                                                        \
     shared(g, src, bricks, start, list, nplanes, W, data, eval, ud, grid_units, need_g,     \
-           last_src, last_key, last_d, block_rows) reduction(+ : modified)
+           last_src, last_key, last_d, block_rows, show, bar, planes_done, ctx)             \
+    reduction(+ : modified)
         {
             job J = {data, g, NULL, NULL, eval, ud, omp_get_thread_num(), 0, grid_units,
                      need_g};
@@ -506,8 +515,15 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
                         }
                     }
                 }
+                if (show) {
+                    int64_t done;
+#pragma omp atomic capture
+                    done = ++planes_done;
+                    if (J.tid == 0) pv_progress_update(ctx, &bar, done);
+                }
             }
         }
+        if (show) pv_progress_end(ctx, &bar);
         res->last_distance = last_distance(ctx, g, last_src, last_key, last_d);
         MPI_Allreduce(&modified, &res->voxels_modified, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
     }

@@ -242,6 +242,12 @@ PY
     expect_rc 0
     [ "$(count_in "$err" "frames ")" = 1 ] || fail "-q --progress printed no progress bar"
     [ "$(count_in "$err" "number of voxels")" = 0 ] || fail "-q printed vfill's lines"
+    # fills of 256^3 voxels and more draw a bar of the planes filled
+    # shellcheck disable=SC2016 # $w is gnuplot's, not the shell's
+    run "${mpi[@]}" "$PVOX" -q --progress -e 'set vgrid $w size 256; set vxrange [-1:1]; set vyrange [-1:1]; set vzrange [-1:1]; vfill sample [x=-1:1:1][y=-1:1:1] "++" using 1:2:(0):(0.1):(1)'
+    expect_rc 0
+    expect_err_has "86/86"
+    [ "$(count_in "$err" "vfill ")" = 1 ] || fail "expected one progress line of vfill"
     ;;
 png_options)
     # `set term pngcairo compression N filter F` reaches the encoder: the same picture,
