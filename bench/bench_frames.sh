@@ -36,7 +36,8 @@
 #
 # Environment: JOBS ("a b"), EXPR_a / EXPR_b (a job's -e variables instead of the above, all
 # of N S F W H, e.g. EXPR_a="N=32; S=20; F=4; W=400; H=300" for a quick check), REPS (3), GREPS (1), PVREPS (1), GNUPLOT (1; 0 = skip),
-# PVBATCH (1; 0 = skip), KERNELS (1; 0 = skip), BUILD, BLEND_REPS (10), PNG_REPS (10),
+# GFILL (jobs whose gnuplot fill is timed alone, F=0, for gnuplot's per-frame time; "a":
+# job b's takes minutes), PVBATCH (1; 0 = skip), KERNELS (1; 0 = skip), BUILD, BLEND_REPS (10), PNG_REPS (10),
 # PVBATCH_CMD (default "xvfb-run -a -s '-screen 0 1920x1200x24' pvbatch"), MPIEXEC
 # (mpiexec), WORK (scratch directory, default a new one under /tmp), KEEP=1 (keep WORK).
 # Best-of rather than median: the machine is shared; slow runs are other load.
@@ -45,6 +46,7 @@ PVOX=$(realpath "${1:-build/pvox}")
 JOBS=${JOBS:-a b}
 REPS=${REPS:-3}
 GREPS=${GREPS:-1}
+GFILL=${GFILL:-a}
 PVREPS=${PVREPS:-1}
 GNUPLOT=${GNUPLOT:-1}
 PVBATCH=${PVBATCH:-1}
@@ -153,7 +155,7 @@ run_job() {
     echo "job $job: dipole ${n}^3, $f frames of ${s}x$s samples, ${w}x$h pngcairo (bench/frames_seq.gp -e \"$expr\")"
 
     # ---- gnuplot ----
-    local gs="" gk="" gruns=() gnote="" gdate="" ghow="best of $GREPS"
+    local gs="" gk="" gruns=() gnote="" gdate="" ghow="best of $GREPS" gfill=""
     if [ "$GNUPLOT" = 1 ]; then
         command -v gnuplot >/dev/null || fail "gnuplot not found (GNUPLOT=0 skips it)"
         local g d="$work/g"
@@ -166,6 +168,13 @@ run_job() {
             gruns+=("$s1")
             if better "$s1" "$gs"; then gs=$s1; gk=$k1; fi
         done
+        # gnuplot's fill alone (F=0), for its per-frame time: its fill is a large share
+        if [[ " $GFILL " == *" $job "* ]]; then
+            rm -rf "$d" && mkdir -p "$d/out"
+            /usr/bin/time -f '%e %M' -o "$d/time" gnuplot -e "${expr/F=$f/F=0}; OUT='$d/out'" \
+                "$HERE/frames_seq.gp" >"$d/log" 2>&1 || fail "gnuplot failed (F=0)" "$d/log"
+            read -r gfill k1 < <(tail -1 "$d/time")
+        fi
     else
         read -r gs gk gdate <<<"${LAST_GNUPLOT[$job]}"
         [ "$gs" = 0 ] && gs="" gk=""
@@ -219,7 +228,8 @@ run_job() {
     # ---- table ----
     row() { printf '%-22s %9s %12s %13s %9s %14s %14s\n' "$@"; }
     row program "wall s" "fill-only s" "per-frame ms" "peak MiB" "gnuplot/this" "this/pvox1x2"
-    row "gnuplot 5.4$gnote" "${gs:-n/a}" "" "" "$(mib "$gk")" "" "$(ratio "$gs" "${best[1x2]}")"
+    row "gnuplot 5.4$gnote" "${gs:-n/a}" "$gfill" "$( [ -n "$gfill" ] && per_frame "$gs" "$gfill" "$f")" \
+        "$(mib "$gk")" "" "$(ratio "$gs" "${best[1x2]}")"
     for cfg in 1x2 2x1; do
         local label="pvox 1 rank x 2 thr"
         [ "$cfg" = 2x1 ] && label="pvox 2 ranks x 1 thr"
@@ -244,6 +254,10 @@ run_job() {
     r21=$(ratio "${best[2x1]}" "${best[1x2]}")
     echo "gnuplot / pvox 1x2 = $g12 (target >= ${target}x: $(verdict "$g12" ">=" "$target"))," \
         "gnuplot / pvox 2x1 = $g21"
+    if [ -n "$gfill" ]; then
+        echo "gnuplot / pvox 1x2 per frame = $(ratio "$(per_frame "$gs" "$gfill" "$f")" "$pfx")" \
+            "(the fills left out)"
+    fi
     echo "pvbatch / pvox 1x2 = $p12 whole process, $pf12 per frame"
     echo "pvox 2x1 / 1x2 = ${r21%x} (target <= 1, 2x1 no slower: $(verdict "$r21" "<=" 1))"
     [ -n "$gnote" ] && echo "* gnuplot not run (GNUPLOT=0): the figure last measured here ($gdate)"
@@ -257,7 +271,7 @@ run_job() {
     echo "gnuplot: $ghow, pvox: best of $REPS" \
         "(mpiexec --bind-to none), pvbatch: best of $PVREPS (xvfb-run); peak MiB = peak resident" \
         "memory (/usr/bin/time %M; pvox: its largest rank; pvbatch: its process tree)"
-    echo "frames=$job n=$n s=$s f=$f width=$w height=$h gnuplot_s=$gs gnuplot_kib=$gk" \
+    echo "frames=$job n=$n s=$s f=$f width=$w height=$h gnuplot_s=$gs gnuplot_kib=$gk gnuplot_fill_s=$gfill" \
         "gnuplot_runs=$(IFS=,; echo "${gruns[*]}") pvox_1x2_s=${best[1x2]} pvox_1x2_kib=${kib[1x2]}" \
         "pvox_1x2_runs=${runs[1x2]} pvox_1x2_fill_s=${fill[1x2]} pvox_1x2_fill_runs=${fruns[1x2]}" \
         "pvox_2x1_s=${best[2x1]} pvox_2x1_kib=${kib[2x1]} pvox_2x1_runs=${runs[2x1]}" \
