@@ -771,6 +771,7 @@ static pv_status replot(pv_interp *I, pv_cursor *c, bool exec)
 
 pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
 {
+    const double t_begin = MPI_Wtime();
     plot_state ps = {0};
     ps.I = I;
     ps.is_splot = pv_cur_is_word(c, "sp$lot");
@@ -836,7 +837,7 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
                     pv_plot_warn_skip(I, c->tl->src, ps.re[k].src_off, ps.re[k].why,
                                       drawable ? "" : ": nothing else to draw, no picture "
                                                       "written");
-            if (drawable) st = pv_render_splot(I, c, plot_off, ps.re, (int)ps.nre);
+            if (drawable) st = pv_render_splot(I, c, plot_off, ps.re, (int)ps.nre, t_begin);
         }
     }
     else if (st == PV_OK && exec && ps.needs_render) I->plots_skipped++;

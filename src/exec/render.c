@@ -355,6 +355,7 @@ static bool has_iso(const pv_scene_elem *e, int n)
 
 /* Wall time of a frame's phases on this rank (the "wrote" log line). */
 typedef struct frame_times {
+    double data;      /* the plot command's data before rendering: samples, files, voxel() */
     double scene;     /* primitives: isosurface extraction, projection, adding to the raster */
     double raster;    /* rasterising and blending z steps */
     double composite; /* across ranks */
@@ -501,8 +502,10 @@ static pv_status check_output(pv_ctx *ctx, const char *path)
     return st;
 }
 
-pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e, int n)
+pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e, int n,
+                          double t_begin)
 {
+    const double t_render = MPI_Wtime();
     pv_ctx *ctx = I->ctx;
     char *path = output_path(I);
     if (!path) return pv_status_agree(ctx, pv_err(ctx, PV_ENOMEM, "out of memory"));
@@ -580,6 +583,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     }
     uint64_t ntris = 0;
     frame_times T = {0};
+    T.data = t_render - t_begin;
     if (has_iso(e, n)) { /* collective (ghost planes) whatever st is */
         st = draw_in_steps(I, &SF, e, n, sg, r, tile, st, &ntris, &T);
     } else if (st == PV_OK) {
@@ -617,7 +621,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     rec.points = pv_raster_count_points(r);
     pv_composite_stats cst = {0};
     st = pv_compositor_run(ctx, FR->comp, tile, pv_view_z_facing(&F.view) < 0, writer, &cst);
-    rec.t[0] = T.scene, rec.t[1] = T.raster, rec.t[2] = cst.t_sec;
+    rec.t[0] = T.scene + T.data, rec.t[1] = T.raster, rec.t[2] = cst.t_sec;
     rec.bytes_sent = cst.bytes_sent, rec.bytes_recv = cst.bytes_recv;
     if (st == PV_OK) {
         pv_status ws = PV_OK;

@@ -11,8 +11,9 @@
 #include "exec_int.h"
 #include "pvox/scene.h"
 
-/* Render the elements of one splot (every rank, collective). `off` locates errors. */
+/* Render the elements of one splot (every rank, collective). `off` locates errors;
+ * `t_begin` is MPI_Wtime() when the plot command began (its data counts as scene time). */
 pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e,
-                          int n);
+                          int n, double t_begin);
 
 #endif
