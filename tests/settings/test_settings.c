@@ -4,17 +4,11 @@
  * mode, with the fields the renderer reads asserted; errors located; DEC-11
  * warnings printed once per name.
  */
-#include "pv_test.h"
+#include "settings_harness.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include "pvox/settings.h"
-#include "settings_int.h"
-
-static pv_ctx *ctx;
-static pv_env *env;
 
 /* ---- stderr capture (warnings are printed, not returned) ---------------------------- */
 
@@ -52,70 +46,12 @@ static int count(const char *hay, const char *needle)
 
 /* ---- running script text ------------------------------------------------------------- */
 
-/* Run every `set`/`unset`/`show` statement of `text`; returns the first failure.
- * `show` output goes to `out` (may be NULL). */
-static pv_status run_mode(pv_settings *s, const char *text, bool exec, FILE *out)
-{
-    pv_source *src = pv_source_create(ctx, "t.gp", text, strlen(text), 1);
-    if (!src) return PV_ENOMEM;
-    pv_toklist tl;
-    pv_status st = pv_lex(ctx, src, &tl);
-    if (st != PV_OK) {
-        pv_source_destroy(src);
-        return st;
-    }
-    size_t i = 0;
-    while (st == PV_OK && i < tl.ntok && tl.tok[i].kind != PV_TK_EOF) {
-        size_t j = i;
-        while (j < tl.ntok && tl.tok[j].kind != PV_TK_EOF && tl.tok[j].kind != PV_TK_SEMI &&
-               tl.tok[j].kind != PV_TK_NEWLINE)
-            j++;
-        if (j > i && tl.tok[i].kind == PV_TK_NAME) {
-            pv_cursor c = {ctx, &tl, i + 1, j};
-            const char *cmd = tl.tok[i].sval;
-            if (strcmp(cmd, "set") == 0) st = pv_settings_set(s, env, &c, exec);
-            else if (strcmp(cmd, "unset") == 0) st = pv_settings_unset(s, env, &c, exec);
-            else if (strcmp(cmd, "show") == 0) st = pv_settings_show(s, env, &c, exec, out);
-            if (st == PV_OK && !pv_cur_at_end(&c)) {
-                fprintf(stderr, "statement not consumed: %s\n", text);
-                st = PV_EINTERNAL;
-            }
-        }
-        i = j + 1;
-    }
-    pv_toklist_fini(&tl);
-    pv_source_destroy(src);
-    return st;
-}
-
 /* Check mode must accept and change nothing observable, then exec. */
 static pv_status run(pv_settings *s, const char *text)
 {
     pv_status st = run_mode(s, text, false, NULL);
     if (st != PV_OK) return st;
     return run_mode(s, text, true, NULL);
-}
-
-/* Expect an error from exec (after check) containing `msg` at line:col. */
-static void expect_error(pv_settings *s, const char *text, const char *msg, const char *where,
-                         bool in_check)
-{
-    pv_err_clear(ctx);
-    pv_status st = run_mode(s, text, false, NULL);
-    if (!in_check) {
-        PV_CHECK_EQ(st, PV_OK);
-        pv_err_clear(ctx);
-        st = run_mode(s, text, true, NULL);
-    }
-    PV_CHECK(st != PV_OK);
-    PV_CHECK(ctx->err_msg != NULL);
-    if (ctx->err_msg) {
-        if (!strstr(ctx->err_msg, msg) || !strstr(ctx->err_msg, where))
-            fprintf(stderr, "for '%s' got: %s\n", text, ctx->err_msg);
-        PV_CHECK(strstr(ctx->err_msg, msg) != NULL);
-        PV_CHECK(strstr(ctx->err_msg, where) != NULL);
-    }
-    pv_err_clear(ctx);
 }
 
 /* ---- tests ------------------------------------------------------------------------- */
