@@ -353,14 +353,11 @@ static bool has_iso(const pv_scene_elem *e, int n)
     return false;
 }
 
-/* Wall time of a frame's phases on this rank (the "wrote" log line). */
+/* Wall time of a frame's drawing phases on this rank (its --stats record; the other
+ * phases are timed where they run). */
 typedef struct frame_times {
-    double data;      /* the plot command's data before rendering: samples, files, voxel() */
     double scene;     /* primitives: isosurface extraction, projection, adding to the raster */
     double raster;    /* rasterising and blending z steps */
-    double composite; /* across ranks */
-    double annotate;  /* writer: the frame layers */
-    double encode;    /* writer: 8-bit image and PNG */
 } frame_times;
 
 /* Blend `step` into `acc` (both full-canvas tiles), `step` in front if step_front. */
@@ -583,7 +580,6 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     }
     uint64_t ntris = 0;
     frame_times T = {0};
-    T.data = t_render - t_begin;
     if (has_iso(e, n)) { /* collective (ghost planes) whatever st is */
         st = draw_in_steps(I, &SF, e, n, sg, r, tile, st, &ntris, &T);
     } else if (st == PV_OK) {
@@ -621,7 +617,8 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     rec.points = pv_raster_count_points(r);
     pv_composite_stats cst = {0};
     st = pv_compositor_run(ctx, FR->comp, tile, pv_view_z_facing(&F.view) < 0, writer, &cst);
-    rec.t[0] = T.scene + T.data, rec.t[1] = T.raster, rec.t[2] = cst.t_sec;
+    /* scene time counts the plot command's data too (samples, files, voxel()) */
+    rec.t[0] = (t_render - t_begin) + T.scene, rec.t[1] = T.raster, rec.t[2] = cst.t_sec;
     rec.bytes_sent = cst.bytes_sent, rec.bytes_recv = cst.bytes_recv;
     if (st == PV_OK) {
         pv_status ws = PV_OK;
