@@ -294,4 +294,8 @@ const char *pv_status_str(pv_status st);
 char *pv_asprintf(const char *fmt, ...) PV_PRINTF(1, 2);
 char *pv_vasprintf(const char *fmt, va_list ap) PV_PRINTF(1, 0);
 
+/* The directory part of a file path, malloc'd (NULL if out of memory): "a/b" of "a/b/c",
+ * "/" of "/c", "." of "c". */
+char *pv_path_dir(const char *path);
+
 #endif /* PVOX_CORE_H */

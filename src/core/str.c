@@ -1,12 +1,13 @@
 /*
- * core/str.c: printf into a freshly allocated string. A leaf of core: diagnostics and
- * logging both format their messages through it.
+ * core/str.c: printf into a freshly allocated string (a leaf of core: diagnostics and
+ * logging both format their messages through it), and the directory part of a path.
  */
 #include "pvox/core.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 char *pv_vasprintf(const char *fmt, va_list ap)
 {
@@ -28,4 +29,11 @@ char *pv_asprintf(const char *fmt, ...)
     char *s = pv_vasprintf(fmt, ap);
     va_end(ap);
     return s;
+}
+
+char *pv_path_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return strdup(".");
+    return strndup(path, (size_t)(slash - path) + (slash == path)); /* "/" keeps its slash */
 }

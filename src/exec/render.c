@@ -489,8 +489,7 @@ static pv_status write_frame(pv_interp *I, const frame_ctx *F, const char *path,
 static pv_status check_output(pv_ctx *ctx, const char *path)
 {
     if (ctx->rank != 0) return PV_OK;
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+    char *dir = pv_path_dir(path);
     if (!dir) return pv_err(ctx, PV_ENOMEM, "out of memory");
     pv_status st = PV_OK;
     if (access(dir, W_OK | X_OK) != 0)

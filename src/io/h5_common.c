@@ -98,13 +98,10 @@ hid_t pv_h5_fapl(pv_ctx *ctx, bool aggregate)
 /* statvfs of the directory holding `path` (false if it cannot be asked). */
 static bool dir_stat(const char *path, struct statvfs *sv)
 {
-    char *dir = strdup(path);
+    char *dir = pv_path_dir(path);
     if (!dir)
         return false;
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        slash[slash == dir ? 1 : 0] = '\0';
-    bool ok = statvfs(slash ? dir : ".", sv) == 0;
+    bool ok = statvfs(dir, sv) == 0;
     free(dir);
     return ok;
 }

@@ -118,18 +118,12 @@ static pv_status check_target(pv_ctx *ctx, const char *path, const char *xmf)
         return pv_err(ctx, PV_EIO, "%s: is a directory", path);
     if (xmf && stat(xmf, &sb) == 0 && S_ISDIR(sb.st_mode))
         return pv_err(ctx, PV_EIO, "%s: is a directory", xmf);
-    char *dir = strdup(path);
+    char *dir = pv_path_dir(path);
     if (!dir)
         return pv_err(ctx, PV_ENOMEM, "out of memory");
-    char *slash = strrchr(dir, '/');
-    const char *d = ".";
-    if (slash) {
-        slash[slash == dir ? 1 : 0] = '\0';
-        d = dir;
-    }
     pv_status st = PV_OK;
-    if (access(d, W_OK | X_OK) != 0)
-        st = pv_err(ctx, PV_EIO, "%s: cannot write in directory '%s': %s", path, d,
+    if (access(dir, W_OK | X_OK) != 0)
+        st = pv_err(ctx, PV_EIO, "%s: cannot write in directory '%s': %s", path, dir,
                     strerror(errno));
     free(dir);
     return st;
@@ -472,13 +466,10 @@ static pv_status write_sidecar(pv_ctx *ctx, const char *path, const save_names *
 
 static void sync_dir_of(const char *path)
 {
-    char *dir = strdup(path);
+    char *dir = pv_path_dir(path);
     if (!dir)
         return;
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        slash[slash == dir ? 1 : 0] = '\0';
-    (void)sync_path(slash ? dir : "."); /* best effort: not every file system allows it */
+    (void)sync_path(dir); /* best effort: not every file system allows it */
     free(dir);
 }
 

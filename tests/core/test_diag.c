@@ -119,8 +119,22 @@ static void test_exit_codes(void)
     for (int s = PV_OK; s <= PV_EUSAGE; s++) PV_CHECK(pv_status_str((pv_status)s)[0] != '\0');
 }
 
+/* The directory part of a path, as the output and checkpoint checks use it. */
+static void test_path_dir(void)
+{
+    static const char *const cases[][2] = {
+        {"a/b/c.png", "a/b"}, {"/c.png", "/"}, {"c.png", "."}, {"/x/y", "/x"}, {"d/", "d"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *d = pv_path_dir(cases[i][0]);
+        PV_CHECK(d != NULL);
+        if (d) PV_CHECK_STR(d, cases[i][1]);
+        free(d);
+    }
+}
+
 int main(void)
 {
+    test_path_dir();
     test_format();
     test_locate();
     test_error_state();
