@@ -67,7 +67,22 @@ typedef struct pv_data_opts {
                                       range names none: gnuplot binds its dummies ("x" and
                                       "y" by default) in plot and splot; NULL: none. The
                                       previous values are restored after the iteration. */
+    int split_size, split_rank;    /* > 1: evaluate the using expressions only on the rows
+                                      of share split_rank of split_size (rows are dealt in
+                                      runs of PV_DATA_SPLIT_RUN, counted after gnuplot's
+                                      row skips); every other row is still reported, as a
+                                      placeholder point (its values NaN). Text, datablock
+                                      and '+'/'++' sources only (matrix and binary data
+                                      ignore it); 0 or 1: every row. */
 } pv_data_opts;
+
+/* Rows a share of a split iteration evaluates in a run (pv_data_opts.split_size). */
+#define PV_DATA_SPLIT_RUN 64
+/* Does row k of a split iteration (k counts the points it reports) belong to share r? */
+static inline bool pv_data_split_owns(int64_t k, int size, int r)
+{
+    return size <= 1 || (k / PV_DATA_SPLIT_RUN) % size == r;
+}
 
 /* `matrix` layouts (GP-x: ASCII matrix data is read whole and then walked as gnuplot's
  * binary reader does: columns 1 and 2 are x and y, 3 the value, $0 the value too,
@@ -197,6 +212,8 @@ typedef struct pv_data_point {
     const pv_row *row;         /* raw columns; in batch mode only numeric values (str NULL) */
     int64_t point;             /* index of the line within its data block (`every` counts;
                                   splot of a single column uses it as x) */
+    bool placeholder;          /* a split iteration's row of another share: not evaluated,
+                                  vals are NaN and strs NULL */
 } pv_data_point;
 
 typedef pv_status (*pv_data_event_fn)(void *ud, pv_data_event ev, const pv_data_point *pt);

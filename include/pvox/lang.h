@@ -273,6 +273,14 @@ bool pv_code_uses_columns(const pv_code *code);
  * as a sum index. User functions it calls are not looked into (they are bound by name at
  * run time); function names, datablocks and arrays do not count. */
 bool pv_code_uses_name(const pv_code *code, const char *name);
+/* True if evaluating the expression only computes a value: it assigns no variable, does
+ * not call rand(), and calls only internal builtins, user functions that are pure by the
+ * same test (as they are defined now; a call chain deeper than 16 counts as impure) and
+ * the external builtins named in pure_ext (NULL-terminated; NULL: none). An undefined
+ * function makes it impure. *calls_ext (may be NULL) tells whether a listed external
+ * builtin is called. Ranks may then evaluate it on different rows and share the values. */
+bool pv_code_is_pure(const pv_env *env, const pv_code *code, const char *const *pure_ext,
+                     bool *calls_ext);
 
 /* Evaluate. Runtime errors (undefined variable, type mismatch, `column()` outside a data
  * context ...) are located at the offending token (inside a user function: at its call).

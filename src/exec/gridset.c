@@ -7,7 +7,9 @@
  */
 #include "gridset.h"
 
+#include <limits.h>
 #include <math.h>
+#include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +26,8 @@ struct pv_gridset {
     int batch;             /* 0 off, 1 recording calls, 2 replaying answers */
     pv_grid *batch_grid;   /* the grid every recorded call read (NULL: none yet) */
     bool batch_mixed;      /* calls read different grids: no batching */
+    bool batch_split;      /* ranks record their own rows: replay never reads collectively */
+    bool batch_diverged;   /* (split) a replayed call differed from its recording */
     double *bx, *by, *bz;  /* recorded points (tracked memory: bcap[k] slots each; freed
                             * when the batch ends, so no grid's memory check sees them) */
     double *bv;            /* their values (malloc'd, bn) */
@@ -61,7 +65,100 @@ void pv_gridset_batch_begin(pv_interp *I)
     gs->batch = 1;
     gs->batch_grid = NULL;
     gs->batch_mixed = false;
+    gs->batch_split = false;
+    gs->batch_diverged = false;
     gs->bn = gs->bnext = 0;
+}
+
+void pv_gridset_batch_begin_split(pv_interp *I)
+{
+    pv_gridset_batch_begin(I);
+    gs_of(I)->batch_split = true;
+}
+
+bool pv_gridset_batch_diverged(pv_interp *I) { return gs_of(I)->batch_diverged; }
+
+/* Every rank's recorded points, in rank order, into one list (pv_alloc'd 3 x total
+ * doubles, x then y then z); *first is where this rank's own start. Collective. */
+static pv_status gather_points(pv_interp *I, pv_gridset *gs, double **all, size_t *total,
+                               size_t *first)
+{
+    pv_ctx *ctx = I->ctx;
+    int P = ctx->nranks;
+    int *cnt = calloc(2 * (size_t)P, sizeof *cnt);
+    unsigned long long mine = gs->bn, sum = 0;
+    int ok = cnt != NULL && gs->bn <= INT_MAX, all_ok = 0;
+    MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx->comm);
+    MPI_Allreduce(&mine, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, ctx->comm);
+    if (!all_ok || sum > INT_MAX) {
+        free(cnt);
+        return pv_status_agree(ctx, pv_err(ctx, PV_ENOMEM, "too many voxel() reads in one plot"));
+    }
+    int n = (int)gs->bn, *displ = cnt + P;
+    MPI_Allgather(&n, 1, MPI_INT, cnt, 1, MPI_INT, ctx->comm);
+    for (int r = 1; r < P; r++) displ[r] = displ[r - 1] + cnt[r - 1];
+    *total = (size_t)sum;
+    *first = (size_t)displ[ctx->rank];
+    *all = pv_alloc(ctx, 3 * (*total ? *total : 1) * sizeof **all);
+    pv_status st = pv_status_agree(ctx, *all ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory"));
+    if (st == PV_OK) {
+        const double *mine3[3] = {gs->bx, gs->by, gs->bz};
+        for (int k = 0; k < 3 && st == PV_OK; k++)
+            if (MPI_Allgatherv(mine3[k], n, MPI_DOUBLE, *all + (size_t)k * *total, cnt, displ,
+                               MPI_DOUBLE, ctx->comm) != MPI_SUCCESS)
+                st = pv_err(ctx, PV_EMPI, "MPI_Allgatherv failed in voxel lookup");
+    }
+    if (st != PV_OK && *all) {
+        pv_free(ctx, *all, 3 * (*total ? *total : 1) * sizeof **all);
+        *all = NULL;
+    }
+    free(cnt);
+    return st;
+}
+
+pv_status pv_gridset_batch_fetch_split(pv_interp *I, bool *ok)
+{
+    pv_gridset *gs = gs_of(I);
+    pv_ctx *ctx = I->ctx;
+    /* the grid every rank's calls read: its index, or -1 (no call) / -2 (mixed) */
+    int idx = -1;
+    if (gs->batch_mixed) idx = -2;
+    else if (gs->batch_grid)
+        for (size_t k = 0; k < gs->ngrid; k++)
+            if (gs->grid[k] == gs->batch_grid) idx = (int)k;
+    /* one reduction (max): the largest index, minus the smallest, any rank mixed */
+    int send[3] = {idx, idx >= 0 ? -idx : INT_MIN, idx == -2}, got[3];
+    MPI_Allreduce(send, got, 3, MPI_INT, MPI_MAX, ctx->comm);
+    *ok = false;
+    gs->batch = 2; /* replay even when nothing was recorded: a call then counts as diverged */
+    gs->bnext = 0;
+    if (got[2] || (got[0] >= 0 && -got[1] != got[0])) return PV_OK;
+    if (got[0] < 0) { /* no rank recorded a call */
+        gs->bn = 0;
+        *ok = true;
+        return PV_OK;
+    }
+    pv_grid *g = gs->grid[got[0]];
+    double *all = NULL;
+    size_t total = 0, first = 0;
+    pv_status st = gather_points(I, gs, &all, &total, &first);
+    if (st != PV_OK) return st;
+    double *vals = malloc((total ? total : 1) * sizeof *vals);
+    free(gs->bv);
+    gs->bv = malloc((gs->bn ? gs->bn : 1) * sizeof *gs->bv);
+    st = pv_status_agree(ctx, vals && gs->bv ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory"));
+    if (st == PV_OK)
+        st = pv_grid_read_many(ctx, g, total, all, all + total, all + 2 * total, vals);
+    if (st == PV_OK) {
+        memcpy(gs->bv, vals + first, gs->bn * sizeof *vals);
+        gs->batch_grid = g;
+        *ok = true;
+    }
+    free(vals);
+    pv_free(ctx, all, 3 * (total ? total : 1) * sizeof *all);
+    pv_log(ctx, PV_LOG_DEBUG, "grid", "voxel(): %zu reads of all ranks answered in one exchange",
+           total);
+    return st;
 }
 
 pv_status pv_gridset_batch_fetch(pv_interp *I, bool *batched)
@@ -204,6 +301,12 @@ static pv_status builtin_voxel(pv_env *env, void *ud, const pv_value *args, int 
     if (gs->batch == 2 && gs->bnext < gs->bn && g == gs->batch_grid &&
         gs->bx[gs->bnext] == p[0] && gs->by[gs->bnext] == p[1] && gs->bz[gs->bnext] == p[2]) {
         *out = pv_real(gs->bv[gs->bnext++]);
+        return PV_OK;
+    }
+    if (gs->batch == 2 && gs->batch_split) {
+        /* the other ranks are not reading with us: note it, the caller starts over */
+        gs->batch_diverged = true;
+        *out = pv_real(NAN);
         return PV_OK;
     }
     /* Not batched, or the replay diverged from the recording (a value chose another

@@ -60,4 +60,14 @@ void pv_gridset_batch_begin(pv_interp *I);
 pv_status pv_gridset_batch_fetch(pv_interp *I, bool *batched);
 void pv_gridset_batch_end(pv_interp *I);
 
+/* The same for a split evaluation (each rank evaluates its own rows, plot_split.c): the
+ * ranks record different points; pv_gridset_batch_fetch_split answers each rank's own
+ * (collective; *ok false on every rank when the calls read different grids). voxel()
+ * then never reads collectively: a call that differs from the recording answers NaN and
+ * is noted, pv_gridset_batch_diverged tells (this rank only), and the caller evaluates
+ * again without splitting. */
+void pv_gridset_batch_begin_split(pv_interp *I);
+pv_status pv_gridset_batch_fetch_split(pv_interp *I, bool *ok);
+bool pv_gridset_batch_diverged(pv_interp *I);
+
 #endif

@@ -453,7 +453,7 @@ static pv_status count_event(void *ud, pv_data_event ev, const pv_data_point *pt
     return PV_EEXIT;
 }
 
-/* Rows of one element for the renderer (every rank evaluates the same rows). */
+/* Rows of one element for the renderer (every rank receives the same rows). */
 typedef struct collect_ctx {
     pv_ctx *ctx;
     pv_scene_elem *e;
@@ -526,7 +526,8 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
         return PV_OK;
     }
     collect_ctx cc = {I->ctx, re};
-    st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, 3, collect_event, &cc);
+    st = pv_plot_iterate_values(I, ds, &in.opts, in.data, in.len, &in.samp, 3, collect_event,
+                                &cc);
     free(in.data);
     if (st == PV_ENOMEM) st = pv_err(I->ctx, PV_ENOMEM, "out of memory reading plot data");
     if (st == PV_OK) st = pv_scene_end_scan(I->ctx, re); /* close the last scan line */

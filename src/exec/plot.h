@@ -48,6 +48,17 @@ pv_status pv_plot_open_input(pv_interp *I, pv_cursor *c, const plot_state *ps,
 pv_status pv_plot_iterate(pv_interp *I, const pv_data_spec *ds, const pv_data_opts *opts,
                           const char *data, size_t len, const pv_sampling *samp, int ndefault,
                           pv_data_event_fn fn, void *ud);
+/* Are the element's using expressions pure (pv_code_is_pure, allowing voxel() and
+ * palette())? *any_expr: it has one; *calls_ext: one calls voxel() or palette(). */
+bool pv_plot_specs_pure(pv_interp *I, const pv_data_spec *ds, bool *any_expr, bool *calls_ext);
+/* plot_split.c: pv_plot_iterate for a callback that reads only the values of the points
+ * (pt->vals, pt->nvals; pt->row and pt->strs may be NULL) and the block events: with
+ * several ranks and pure using expressions, each rank evaluates a share of the rows and
+ * the values are shared, so every rank still sees every point, in order. Collective. */
+pv_status pv_plot_iterate_values(pv_interp *I, const pv_data_spec *ds,
+                                 const pv_data_opts *opts, const char *data, size_t len,
+                                 const pv_sampling *samp, int ndefault, pv_data_event_fn fn,
+                                 void *ud);
 
 /* plot_table.c: `with table` output of one element, and the print_table() curves of a
  * plot run while `set table` is on (collected per element, written after the command). */

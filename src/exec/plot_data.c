@@ -57,22 +57,36 @@ static pv_status ignore_event(void *ud, pv_data_event ev, const pv_data_point *p
     return PV_OK;
 }
 
+bool pv_plot_specs_pure(pv_interp *I, const pv_data_spec *ds, bool *any_expr, bool *calls_ext)
+{
+    static const char *const pure_ext[] = {"voxel", "palette", NULL};
+    *any_expr = *calls_ext = false;
+    for (int k = 0; k < ds->nusing; k++) {
+        if (ds->using[k].kind != PV_USE_EXPR) continue;
+        bool calls = false;
+        if (!pv_code_is_pure(I->env, ds->using[k].expr, pure_ext, &calls)) return false;
+        *calls_ext = *calls_ext || calls;
+        *any_expr = true;
+    }
+    return true;
+}
+
 /* pv_data_iterate_ex with the voxel() reads of the using specs batched (DEC-1): a first
  * pass records the points voxel() is asked for, one collective exchange answers them all,
- * and the real pass takes the answers from the batch. */
+ * and the real pass takes the answers from the batch. Only for pure specs: a spec that
+ * assigns a variable or calls rand() must see each row once, so its voxel() calls read
+ * one by one (still collective: every rank evaluates every row). */
 pv_status pv_plot_iterate(pv_interp *I, const pv_data_spec *ds, const pv_data_opts *opts,
                           const char *data, size_t len, const pv_sampling *samp, int ndefault,
                           pv_data_event_fn fn, void *ud)
 {
-    bool batched = false;
+    bool batched = false, any_expr, calls_ext;
     pv_status st = PV_OK;
-    if (pv_gridset_count(I) > 0 && ds->nusing > 0) {
+    if (pv_gridset_count(I) > 0 && pv_plot_specs_pure(I, ds, &any_expr, &calls_ext) &&
+        calls_ext) {
         pv_gridset_batch_begin(I);
-        int32_t seed[2];
-        pv_env_get_seed(I->env, seed); /* rand() in a spec must not advance twice */
         pv_status pst = pv_data_iterate_ex(I->env, ds, opts, data, len, samp, ndefault, false,
                                            ignore_event, NULL);
-        pv_env_set_seed(I->env, seed);
         if (pst == PV_OK) st = pv_gridset_batch_fetch(I, &batched);
         else pv_err_clear(I->ctx); /* the real pass reports it */
         if (!batched) pv_gridset_batch_end(I);
@@ -82,5 +96,3 @@ pv_status pv_plot_iterate(pv_interp *I, const pv_data_spec *ds, const pv_data_op
     if (batched) pv_gridset_batch_end(I);
     return st;
 }
-
-

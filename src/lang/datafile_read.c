@@ -97,6 +97,8 @@ typedef struct iter {
     int npre;                         /* generated values put before the using values */
     double pre[3];
     pv_df_xform xf;                   /* gnuplot's linear map of the first values */
+    bool split;                       /* opts->split_size > 1 on a row source */
+    int64_t split_seq;                /* points reported so far in a split iteration */
     double outv[PV_USING_MAX + 3];
     const char *outs[PV_USING_MAX + 3];
 } iter;
@@ -330,7 +332,7 @@ static pv_status emit_walked(iter *it, const pv_row *row)
     for (int k = 0; k < it->npre; k++) it->outs[n] = NULL, it->outv[n++] = it->pre[k];
     for (int k = 0; k < it->nuse; k++) it->outs[n] = it->strs[k], it->outv[n++] = it->vals[k];
     pv_df_xform_apply(&it->xf, it->outv, n);
-    pv_data_point pt = {it->outv, it->outs, n, row, it->cur_point};
+    pv_data_point pt = {it->outv, it->outs, n, row, it->cur_point, false};
     return it->fn(it->ud, PV_DATA_POINT, &pt);
 }
 
@@ -345,6 +347,14 @@ static pv_status emit_scalar(iter *it, const pv_row *row, const unsigned char *s
             return PV_OK;
         }
     }
+    if (it->split && !pv_data_split_owns(it->split_seq++, it->opts->split_size,
+                                         it->opts->split_rank)) {
+        /* another share evaluates this row: report its place only */
+        for (int k = 0; k < it->nuse; k++) it->vals[k] = DNAN, it->strs[k] = NULL;
+        pv_data_point pt = {it->vals, (const char *const *)it->strs, it->nuse, row,
+                            it->cur_point, true};
+        return it->fn(it->ud, PV_DATA_POINT, &pt);
+    }
     pv_status s = PV_OK;
     pv_env_set_row(it->env, row);
     bind_dummies(it);
@@ -355,7 +365,7 @@ static pv_status emit_scalar(iter *it, const pv_row *row, const unsigned char *s
         s = emit_walked(it, row);
     } else if (s == PV_OK) {
         pv_data_point pt = {it->vals, (const char *const *)it->strs, it->nuse, row,
-                            it->cur_point};
+                            it->cur_point, false};
         s = it->fn(it->ud, PV_DATA_POINT, &pt);
     }
     free_strs(it);
@@ -469,7 +479,7 @@ static pv_status batch_flush(iter *it)
                       b->meta[5 * i + 2]};
         for (int k = 0; k < it->nuse; k++) it->vals[k] = b->res[(size_t)k * BATCH_LANES + i];
         pv_data_point pt = {it->vals, (const char *const *)it->strs, it->nuse, &row,
-                            b->meta[5 * i + 4]};
+                            b->meta[5 * i + 4], false};
         st = it->fn(it->ud, PV_DATA_POINT, &pt);
     }
     memset(b->ev, 0, BATCH_LANES);
@@ -921,7 +931,7 @@ pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_
                              const char *text, size_t len, const pv_sampling *samp,
                              int ndefault, bool use_batch, pv_data_event_fn fn, void *ud)
 {
-    static const pv_data_opts defaults = {NULL, NULL, NULL, false, {NULL, NULL}};
+    static const pv_data_opts defaults = {NULL, NULL, NULL, false, {NULL, NULL}, 0, 0};
     static const pv_sampling nosamp = {100, 100, 10, 10, -10.0, 10.0, -5.0, 5.0};
     iter *it = calloc(1, sizeof *it);
     pv_ctx *ctx = pv_env_ctx(env);
@@ -939,7 +949,8 @@ pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_
     pv_status st = resolve_columns(it, ndefault);
     if (st == PV_OK) bind_names(it);
     bool walked = ds->matrix != PV_MATRIX_NONE || ds->binary;
-    if (st == PV_OK && use_batch && !walked) batch_init(it);
+    it->split = !walked && it->opts->split_size > 1;
+    if (st == PV_OK && use_batch && !walked && !it->split) batch_init(it);
     if (st == PV_OK && walked) {
         st = walk_records(it, text, len, ndefault);
     } else if (st == PV_OK) {

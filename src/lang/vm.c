@@ -6,6 +6,7 @@
  * `undefined` flag does. Runtime errors are located at the offending token of the
  * outermost expression.
  */
+#include "builtins_int.h"
 #include "lang_int.h"
 
 #include <math.h>
@@ -546,4 +547,43 @@ pv_status pv_eval_string(pv_env *env, const pv_code *code, char **out)
     }
     *out = v.s;
     return PV_OK;
+}
+
+/* ---- purity --------------------------------------------------------------------------- */
+
+/* User functions are bound by name at run time, so the walk follows the current
+ * definitions; a chain deeper than this (recursion included) is treated as impure. */
+#define PURE_MAX_DEPTH 16
+
+static bool code_pure(const pv_env *env, const pv_code *code, const char *const *pure_ext,
+                      bool *calls_ext, int depth)
+{
+    if (depth > PURE_MAX_DEPTH) return false;
+    for (int k = 0; k < code->nins; k++) {
+        const pv_instr *I = &code->ins[k];
+        if (I->op == I_ASSIGN) return false;
+        if (I->op == I_BUILTIN && I->a == B_RAND) return false; /* advances the seed */
+        if (I->op != I_CALL) continue;
+        const char *name = code->names[I->a];
+        if (pv_hash_get(&env->exts, name)) {
+            bool listed = false;
+            for (int e = 0; pure_ext && pure_ext[e]; e++)
+                if (strcmp(pure_ext[e], name) == 0) listed = true;
+            if (!listed) return false;
+            *calls_ext = true;
+            continue;
+        }
+        const pv_func *f = pv_hash_get(&env->funcs, name);
+        if (!f || !code_pure(env, f->body, pure_ext, calls_ext, depth + 1)) return false;
+    }
+    return true;
+}
+
+bool pv_code_is_pure(const pv_env *env, const pv_code *code, const char *const *pure_ext,
+                     bool *calls_ext)
+{
+    bool calls = false;
+    bool pure = code && code_pure(env, code, pure_ext, &calls, 0);
+    if (calls_ext) *calls_ext = calls;
+    return pure;
 }

@@ -203,7 +203,7 @@ static void test_fields(void)
 
 static void test_missing(void)
 {
-    pv_data_opts mo = {NULL, "?", NULL, false, {NULL, NULL}};
+    pv_data_opts mo = {NULL, "?", NULL, false, {NULL, NULL}, 0, 0};
     runopts ro = {d1, &mo, NULL, 0, false, false, false, false};
     /* set datafile missing "?"; plot "d1.dat" using 1:2 */
     CASE("'d1.dat' using 1:2", &ro, "1 2;2 4;4 nan;7 8;");
@@ -240,7 +240,7 @@ static void test_numbers(void)
     /* plot $d using 1:2 with table (a quoted "6" is not a number) */
     CASE("'n.dat' using 1:2", &ro,
          "1 2;2 4;10 15;11 inf;12 inf;13 16;14 1;15 0.5;16 -5;17 1;");
-    pv_data_opts fo = {NULL, NULL, NULL, true, {NULL, NULL}};
+    pv_data_opts fo = {NULL, NULL, NULL, true, {NULL, NULL}, 0, 0};
     ro.opts = &fo;
     /* set datafile fortran: 1d2 is 100 */
     CASE("'n.dat' every ::10 using 1:2", &ro, "17 100;");
@@ -249,12 +249,12 @@ static void test_numbers(void)
 static void test_comments_separator(void)
 {
     /* set datafile commentschars "%"; plot "cm.dat" using 1:2 ("#x" is data, bad) */
-    pv_data_opts co = {NULL, NULL, "%", false, {NULL, NULL}};
+    pv_data_opts co = {NULL, NULL, "%", false, {NULL, NULL}, 0, 0};
     runopts ro = {"1 2\n% c\n3 4\n#x\n5 6\n", &co, NULL, 0, false, false, false, false};
     CASE("'cm.dat' using 1:2", &ro, "1 2;3 4;5 6;");
     /* set datafile separator ","; plot "d4.csv" using 1:2 / 1:($2):3 / stringcolumn(2) */
     static const char csv[] = "1,2,3\n4,,6\n\"7\",\"8 9\",10\n 11 , 12 ,13\n14,?,16\n";
-    pv_data_opts so = {",", NULL, NULL, false, {NULL, NULL}};
+    pv_data_opts so = {",", NULL, NULL, false, {NULL, NULL}, 0, 0};
     ro = (runopts){csv, &so, NULL, 0, false, false, false, false};
     CASE("'d4.csv' using 1:2", &ro, "1 2;7 8;11 12;");
     CASE("'d4.csv' using 1:($2):3", &ro, "1 2 3;7 8 10;11 12 13;14 nan 16;");
@@ -262,7 +262,7 @@ static void test_comments_separator(void)
     CASE("'d4.csv' using 1:(stringcolumn(2)):3", &ro,
          "1 '2' 3;4 '' 6;7 '8 9' 10;11 '12 ' 13;14 '?' 16;");
     /* ... and set datafile missing "?" */
-    pv_data_opts sm = {",", "?", NULL, false, {NULL, NULL}};
+    pv_data_opts sm = {",", "?", NULL, false, {NULL, NULL}, 0, 0};
     ro = (runopts){csv, &sm, NULL, 0, false, false, false, false};
     CASE("'d4.csv' using 1:($2):3", &ro, "1 2 3;7 8 10;11 12 13;");
     ro.strings = true;
@@ -336,7 +336,7 @@ static void test_blocks(void)
     runopts rlb = {"\n\n1 1\n2 2\n", NULL, NULL, 0, false, false, false, false};
     CASE("'lb.dat' using 1:(column(-1)):(column(-2)):0", &rlb, "1 0 0 0;2 0 0 1;");
     /* set datafile separator ","; plot "wb.dat" ...: a whitespace line is blank */
-    pv_data_opts so = {",", NULL, NULL, false, {NULL, NULL}};
+    pv_data_opts so = {",", NULL, NULL, false, {NULL, NULL}, 0, 0};
     runopts rwb = {"1 1\n \t \n2 2\n", &so, NULL, 0, false, false, false, false};
     CASE("'wb.dat' using 1:(column(-1)):(column(-2)):0", &rwb, "1 0 0 0;2 1 0 1;");
     /* plot "m.dat" / "one.dat" with table (no using: the first row fixes the columns) */
@@ -371,7 +371,7 @@ static void test_blocks(void)
 static void test_plus(void)
 {
     pv_sampling s5 = {5, 5, 10, 10, -10.0, 10.0, -5.0, 5.0};
-    pv_data_opts dx = {NULL, NULL, NULL, false, {"x", "y"}};
+    pv_data_opts dx = {NULL, NULL, NULL, false, {"x", "y"}, 0, 0};
     runopts ro = {NULL, &dx, &s5, 0, false, false, false, false};
     /* set samples 5; plot '+' using 1:($1*2) (x range [-10:10]) */
     CASE("'+' using 1:($1*2)", &ro, "-10 -20;-5 -10;0 0;5 10;10 20;");
@@ -412,7 +412,7 @@ static void test_plusplus(void)
 {
     /* GP-8.1: set samples 4; set isosamples 3; splot '++' (u, v in [-5:5]); read order */
     pv_sampling s43 = {4, 4, 3, 3, -5.0, 5.0, -5.0, 5.0};
-    pv_data_opts dxy = {NULL, NULL, NULL, false, {"x", "y"}};
+    pv_data_opts dxy = {NULL, NULL, NULL, false, {"x", "y"}, 0, 0};
     runopts ro = {NULL, &dxy, &s43, 0, true, false, false, false};
     CASE("'++' using 1:2", &ro,
          "-5 5;-1.66667 5;1.66667 5;5 5;|-5 0;-1.66667 0;1.66667 0;5 0;|"
@@ -521,25 +521,41 @@ static pv_status simple_row(void *ud, const double *vals, int nvals, const pv_ro
 }
 
 /* The original interface: points only, no options. */
+/* A data spec parsed in exec mode from its text, with the source and tokens it borrows. */
+typedef struct parsed_spec {
+    pv_source *src;
+    pv_toklist tl;
+    pv_data_spec ds;
+} parsed_spec;
+
+static void spec_parse(parsed_spec *p, const char *spec)
+{
+    p->src = pv_source_create(ctx, "t.gp", spec, strlen(spec), 1);
+    memset(&p->tl, 0, sizeof p->tl);
+    PV_CHECK(pv_lex(ctx, p->src, &p->tl) == PV_OK);
+    pv_cursor c = {ctx, &p->tl, 0, p->tl.ntok - 1};
+    pv_data_spec_init(&p->ds);
+    PV_CHECK(pv_data_spec_parse(&c, env, true, &p->ds) == PV_OK);
+}
+
+static void spec_fini(parsed_spec *p)
+{
+    pv_data_spec_fini(&p->ds);
+    pv_toklist_fini(&p->tl);
+    pv_source_destroy(p->src);
+}
+
 static void test_simple_iterate(void)
 {
-    const char *spec = "'x.dat' using 1:($2*10)";
-    pv_source *src = pv_source_create(ctx, "t.gp", spec, strlen(spec), 1);
-    pv_toklist tl = {0};
-    PV_CHECK(pv_lex(ctx, src, &tl) == PV_OK);
-    pv_cursor c = {ctx, &tl, 0, tl.ntok - 1};
-    pv_data_spec ds;
-    pv_data_spec_init(&ds);
-    PV_CHECK(pv_data_spec_parse(&c, env, true, &ds) == PV_OK);
+    parsed_spec p;
+    spec_parse(&p, "'x.dat' using 1:($2*10)");
     static const char text[] = "1 2\n\n3 4 5\n# c\n";
     double sum[3] = {0, 0, 0};
-    PV_CHECK(pv_data_iterate(env, &ds, text, strlen(text), NULL, 2, simple_row, sum) == PV_OK);
+    PV_CHECK(pv_data_iterate(env, &p.ds, text, strlen(text), NULL, 2, simple_row, sum) == PV_OK);
     PV_CHECK_NEAR(sum[0], 4.0, 0.0);
     PV_CHECK_NEAR(sum[1], 60.0, 0.0);
     PV_CHECK_NEAR(sum[2], 5.0, 0.0);
-    pv_data_spec_fini(&ds);
-    pv_toklist_fini(&tl);
-    pv_source_destroy(src);
+    spec_fini(&p);
 }
 
 static void test_vector_equivalence(void)
@@ -558,7 +574,7 @@ static void test_vector_equivalence(void)
         else if (i % 401 == 0) n += (size_t)snprintf(text + n, cap - n, "%d %.17g\n", i, a);
         else n += (size_t)snprintf(text + n, cap - n, "%d %.17g %.17g\n", i, a, b);
     }
-    pv_data_opts mo = {NULL, "?", NULL, false, {NULL, NULL}};
+    pv_data_opts mo = {NULL, "?", NULL, false, {NULL, NULL}, 0, 0};
     runopts ro = {text, &mo, NULL, 0, true, false, true, false};
     const char *specs[] = {"'v.dat' using 1:(sin($2)*$3 + $3**2/7):($1/7)",
                            "'v.dat' using ($0):(sqrt($3) - log(abs($2))):2",
@@ -572,6 +588,98 @@ static void test_vector_equivalence(void)
         free(v);
     }
     free(text);
+}
+
+/* A split iteration's points, one line each ("P" for another share's placeholder), with
+ * "|" for a block end. */
+typedef struct split_out {
+    char *s;
+    size_t n, cap;
+    int64_t points;
+} split_out;
+
+static pv_status split_cb(void *ud, pv_data_event ev, const pv_data_point *pt)
+{
+    split_out *o = ud;
+    char line[256];
+    int len = 0;
+    if (ev != PV_DATA_POINT) len = snprintf(line, sizeof line, "|\n");
+    else if (pt->placeholder) len = snprintf(line, sizeof line, "P\n");
+    else
+        for (int k = 0; k < pt->nvals; k++)
+            len += snprintf(line + len, sizeof line - (size_t)len, "%.17g%c", pt->vals[k],
+                            k + 1 < pt->nvals ? ' ' : '\n');
+    if (ev == PV_DATA_POINT) o->points++;
+    if (o->n + (size_t)len + 1 > o->cap) {
+        o->cap = (o->n + (size_t)len + 1) * 2;
+        o->s = realloc(o->s, o->cap);
+    }
+    memcpy(o->s + o->n, line, (size_t)len + 1);
+    o->n += (size_t)len;
+    return PV_OK;
+}
+
+/* The next line of *p (advancing it), into buf. */
+static void next_line(const char **p, char *buf, size_t cap)
+{
+    size_t n = strcspn(*p, "\n");
+    if (n >= cap) n = cap - 1;
+    memcpy(buf, *p, n);
+    buf[n] = '\0';
+    *p += strcspn(*p, "\n");
+    if (**p) (*p)++;
+}
+
+static void test_split(void)
+{
+    /* 500 rows in blocks, bad and missing fields (gnuplot's row skips happen before the
+     * rows are dealt): each share evaluates its runs of PV_DATA_SPLIT_RUN rows, reports
+     * the others as placeholders, and the shares together give the whole iteration. */
+    size_t cap = 40000, n = 0;
+    char *text = malloc(cap);
+    for (int i = 0; i < 500; i++) {
+        if (i % 90 == 0) n += (size_t)snprintf(text + n, cap - n, "\n");
+        if (i % 37 == 0) n += (size_t)snprintf(text + n, cap - n, "%d ? 1\n", i);
+        else if (i % 41 == 0) n += (size_t)snprintf(text + n, cap - n, "%d\n", i);
+        else n += (size_t)snprintf(text + n, cap - n, "%d %g %g\n", i, i * 0.37, i % 7 * 1.5);
+    }
+    parsed_spec p;
+    spec_parse(&p, "'s.dat' using 1:($2*$3 + sin($1)):(column(-1))");
+    enum { SHARES = 3 };
+    split_out whole = {0}, part[SHARES] = {{0}};
+    pv_data_opts o = {NULL, "?", NULL, false, {NULL, NULL}, 0, 0};
+    PV_CHECK(pv_data_iterate_ex(env, &p.ds, &o, text, n, NULL, 3, false, split_cb, &whole) ==
+             PV_OK);
+    for (int r = 0; r < SHARES; r++) {
+        o.split_size = SHARES, o.split_rank = r;
+        PV_CHECK(pv_data_iterate_ex(env, &p.ds, &o, text, n, NULL, 3, false, split_cb,
+                                    &part[r]) == PV_OK);
+        PV_CHECK_EQ(part[r].points, whole.points);
+    }
+    PV_CHECK(whole.points > 3 * PV_DATA_SPLIT_RUN);
+    /* merge: point k from the share that owns it; the others must say "P" there */
+    const char *w = whole.s, *q[SHARES];
+    for (int r = 0; r < SHARES; r++) q[r] = part[r].s;
+    int64_t k = 0, bad = 0;
+    char lw[256], lr[256];
+    while (*w) {
+        next_line(&w, lw, sizeof lw);
+        bool point = strcmp(lw, "|") != 0;
+        for (int r = 0; r < SHARES; r++) {
+            next_line(&q[r], lr, sizeof lr);
+            const char *want = !point || pv_data_split_owns(k, SHARES, r) ? lw : "P";
+            if (strcmp(lr, want) != 0) bad++;
+        }
+        k += point;
+    }
+    PV_CHECK_EQ(bad, 0);
+    for (int r = 0; r < SHARES; r++) {
+        PV_CHECK_EQ(*q[r], '\0');
+        free(part[r].s);
+    }
+    free(whole.s);
+    free(text);
+    spec_fini(&p);
 }
 
 int main(int argc, char **argv)
@@ -593,6 +701,7 @@ int main(int argc, char **argv)
     test_errors();
     test_simple_iterate();
     test_vector_equivalence();
+    test_split();
     pv_env_destroy(env);
     pv_ctx_destroy(ctx);
     MPI_Finalize();

@@ -37,7 +37,7 @@ set(pv_picture_scenes
   ${pv_picture_dir}/scenes/below.gp ${pv_picture_dir}/scenes/overlap.gp
   ${pv_picture_dir}/scenes/clipz.gp ${pv_picture_dir}/scenes/iso.gp
   ${pv_picture_dir}/scenes/iso_nested.gp ${pv_picture_dir}/scenes/iso_styles.gp
-  ${pv_picture_dir}/scenes/iso_border.gp)
+  ${pv_picture_dir}/scenes/iso_border.gp ${pv_picture_dir}/scenes/split.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
