@@ -24,6 +24,8 @@ typedef struct pv_annot_opts {
     uint32_t background;     /* 0x00RRGGBB, default white (gnuplot `background`) */
     bool transparent;        /* `transparent`: the background layer stays transparent */
     const char *font_family; /* NULL = "DejaVu Sans" (pinned; see README) */
+    int rows_y0, rows_y1;    /* y1 > y0: draw rows [y0, y1) only, the others untouched
+                                (a rank finishing its band of the picture); else all */
 } pv_annot_opts;
 
 /* Defaults: white, opaque, DejaVu Sans. */
@@ -32,7 +34,7 @@ void pv_annot_opts_default(pv_annot_opts *o);
 /* Draw one layer of `f` into `pixels`: f->term.width x f->term.height pixels of cairo's
  * CAIRO_FORMAT_ARGB32 (native-endian uint32 0xAARRGGBB, premultiplied alpha), rows
  * `stride` bytes apart (at least 4*width; cairo_format_stride_for_width is safe). The
- * whole buffer is overwritten: PV_FRAME_BACK starts from the background colour (or
+ * whole buffer (or opts' band of rows) is overwritten: PV_FRAME_BACK starts from the background colour (or
  * transparent), PV_FRAME_FRONT from transparent. Errors (cairo failures) are recorded
  * with pv_err and returned; ctx may be NULL (then nothing is recorded). */
 pv_status pv_annotate_layer(pv_ctx *ctx, const pv_frame *f, pv_frame_layer layer,

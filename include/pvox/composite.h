@@ -65,6 +65,9 @@ typedef struct pv_layer {
  * bytes. Rounds to nearest; OpenMP over rows. */
 void pv_composite_flatten(const pv_tile *scene, const pv_layer *bg, const pv_layer *fg,
                           int channels, uint8_t *out, size_t out_stride);
+/* The same for rows [y0, y1) of the canvas only (out still addresses row 0). */
+void pv_composite_flatten_rows(const pv_tile *scene, const pv_layer *bg, const pv_layer *fg,
+                               int channels, uint8_t *out, size_t out_stride, int y0, int y1);
 
 /* ---- across ranks ----------------------------------------------------------------------- */
 
@@ -102,6 +105,13 @@ void pv_compositor_destroy(pv_ctx *ctx, pv_compositor *c);
  * canvases, a tile that is not whole-canvas, or a root out of range). */
 pv_status pv_compositor_run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool rank0_front,
                             int root, pv_composite_stats *stats);
+/* The same, but the picture stays distributed: afterwards each rank's tile holds the
+ * finished pixels [*lo, *hi) of the canvas (row-major pixel indices, y * w + x; empty
+ * ranges on ranks without a piece), and nothing else; the pieces of all ranks tile the
+ * canvas. Each rank can then finish its own piece (flatten, encode) in parallel. */
+pv_status pv_compositor_run_pieces(pv_ctx *ctx, pv_compositor *c, pv_tile *tile,
+                                   bool rank0_front, size_t *lo, size_t *hi,
+                                   pv_composite_stats *stats);
 
 /* The same for one frame with a compositor of its own (tests, one-off pictures): every
  * rank's `local` tile (all on the same canvas, any rectangle, not modified) and the

@@ -69,6 +69,8 @@ typedef struct pv_options {
                                 before compositing them and going on (0 = default) */
     int frame_writer;        /* --frame-writer: the rank that writes every frame, or -1 to
                                 rotate (frame f by rank f mod P; the default) */
+    bool frame_encode_writer; /* --frame-encode writer: the writer alone annotates and
+                                encodes each frame (default false: every rank its piece) */
     size_t iso_cache_bytes;  /* --iso-cache MIB: isosurface polygons a rank keeps for the
                                 next frame of an unchanged grid (0 = none; default 256 MiB) */
     bool check_only;         /* --check: check every statement's syntax, report all errors,

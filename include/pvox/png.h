@@ -34,6 +34,9 @@ typedef enum pv_png_strategy {
     PV_PNG_STRATEGY_RLE        /* Z_RLE */
 } pv_png_strategy;
 
+/* zlib level of the default encoding (png.c explains the choice). */
+#define PV_PNG_DEFAULT_LEVEL 4
+
 typedef struct pv_png_options {
     int level;               /* zlib level 0..9 (`compression N`); -1 = pvox's default */
     int filter;              /* PV_PNG_FILTER_*; 0 = pvox's default */
@@ -48,5 +51,39 @@ typedef struct pv_png_options {
  * the message recorded; on failure no file is left under `path` or "<path>.tmp". */
 pv_status pv_png_write(pv_ctx *ctx, const char *path, int width, int height, int channels,
                        const uint8_t *pixels, size_t stride, const pv_png_options *opt);
+
+/* ---- one picture encoded in pieces (png_pieces.c) --------------------------------------
+ * Ranks that each hold a part of a picture (pv_compositor_run_pieces) encode their parts
+ * at the same time, and one rank writes the file: the image data of an unfiltered PNG
+ * is one zlib stream over the rows, each a filter byte 0 and the row's pixels, and
+ * deflate streams that end byte-aligned (a sync flush) can be concatenated, their
+ * Adler-32 checksums combined. The file holds the same pixels as pv_png_write's with
+ * the same level and no filter, a few bytes larger (each piece starts a new window). */
+
+/* Does pv_png_write encode with these options as the pieces do (no row filter, zlib's
+ * default strategy)? Then *level is the zlib level it uses. */
+bool pv_png_pieces_match(const pv_png_options *opt, int *level);
+
+typedef struct pv_png_piece {
+    uint64_t lo, hi;         /* the pixels it holds: [lo, hi) of the picture, row-major */
+    uint64_t raw_len;        /* bytes of image data before compression */
+    uint32_t adler;          /* their Adler-32 */
+    unsigned char *data;     /* deflated (raw deflate, no zlib header), malloc'd */
+    size_t len;
+} pv_png_piece;
+
+/* Deflate pixels [lo, hi) of a width x height picture (`channels` 3 or 4; `pixels` holds
+ * the whole picture's rows, `stride` bytes apart, of which only those rows are read):
+ * the last piece (hi = width x height) ends the stream. Not collective. PV_ENOMEM or
+ * PV_ERANGE (recorded). Free with pv_png_piece_free. */
+pv_status pv_png_piece_deflate(pv_ctx *ctx, const uint8_t *pixels, size_t stride, int width,
+                               int height, int channels, uint64_t lo, uint64_t hi, int level,
+                               pv_png_piece *out);
+void pv_png_piece_free(pv_png_piece *p);
+
+/* Write the PNG of pieces that tile the picture in order (empty pieces allowed) to path,
+ * through "<path>.tmp" as pv_png_write. PV_EIO / PV_ERANGE (recorded). */
+pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int height,
+                              int channels, int level, const pv_png_piece *pieces, int n);
 
 #endif /* PVOX_PNG_H */

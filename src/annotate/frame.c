@@ -38,6 +38,7 @@ void pv_annot_opts_default(pv_annot_opts *o)
     o->background = 0xFFFFFF;
     o->transparent = false;
     o->font_family = NULL;
+    o->rows_y0 = o->rows_y1 = 0;
 }
 
 /* ---- coordinates ------------------------------------------------------------------- */
@@ -441,6 +442,11 @@ pv_status pv_annotate_layer(pv_ctx *ctx, const pv_frame *f, pv_frame_layer layer
         return fail(ctx, "cannot wrap the layer buffer", st);
     }
     cairo_t *cr = cairo_create(s);
+    if (opts->rows_y1 > opts->rows_y0) { /* a band: pixel-aligned, so inside it every
+                                          * pixel is what the whole layer would have */
+        cairo_rectangle(cr, 0, opts->rows_y0, w, opts->rows_y1 - opts->rows_y0);
+        cairo_clip(cr);
+    }
     cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
     if (layer == PV_FRAME_BACK && !opts->transparent)
         set_argb(cr, opts->background & 0xFFFFFF);

@@ -105,7 +105,7 @@ static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
                                          "--fail-alloc-at", "--checkpoint",
                                          "--checkpoint-every", "--resume",
                                          "--batch-triangles", "--stats", "--iso-cache",
-                                         "--frame-writer"};
+                                         "--frame-writer", "--frame-encode"};
     const char *val = NULL;
     int which = -1;
     for (int k = 0; k < (int)(sizeof names / sizeof names[0]); k++) {
@@ -172,6 +172,11 @@ static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
         else return usage(cli, "invalid frame writer '%s' (expected `rotate` or a rank)", val);
         return PV_OK;
     }
+    case 13:
+        if (!strcmp(val, "pieces")) cli->opt.frame_encode_writer = false;
+        else if (!strcmp(val, "writer")) cli->opt.frame_encode_writer = true;
+        else return usage(cli, "invalid frame encoding '%s' (expected `pieces` or `writer`)", val);
+        return PV_OK;
     default: return PV_EINTERNAL;
     }
 }
@@ -299,6 +304,9 @@ void pv_cli_print_help(FILE *f)
           "                       again (default 256; 0 keeps none)\n"
           "  --frame-writer W     which rank writes each frame: `rotate` (default: frame f\n"
           "                       by rank f mod P, so the others go on drawing) or a rank\n"
+          "  --frame-encode E     who encodes a frame's PNG with several ranks: `pieces`\n"
+          "                       (default: every rank its piece of the picture, the writer\n"
+          "                       joins them; unfiltered PNGs only) or `writer` (alone)\n"
           "  --stats FILE         write per-frame timings, compositor bytes and peak memory\n"
           "                       of every rank to FILE as JSON at the end of the run\n"
           "                       (README \"Statistics (--stats)\")\n"

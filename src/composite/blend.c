@@ -102,10 +102,18 @@ static inline uint8_t to8(float v)
 void pv_composite_flatten(const pv_tile *scene, const pv_layer *bg, const pv_layer *fg,
                           int channels, uint8_t *out, size_t out_stride)
 {
-    int w = scene->canvas_w, h = scene->canvas_h;
+    pv_composite_flatten_rows(scene, bg, fg, channels, out, out_stride, 0, scene->canvas_h);
+}
+
+void pv_composite_flatten_rows(const pv_tile *scene, const pv_layer *bg, const pv_layer *fg,
+                               int channels, uint8_t *out, size_t out_stride, int y0, int y1)
+{
+    int w = scene->canvas_w;
+    if (y0 < 0) y0 = 0;
+    if (y1 > scene->canvas_h) y1 = scene->canvas_h;
 #pragma omp parallel for schedule(static) default(none) \
-    shared(scene, bg, fg, channels, out, out_stride, w, h)
-    for (int y = 0; y < h; y++) {
+    shared(scene, bg, fg, channels, out, out_stride, w, y0, y1)
+    for (int y = y0; y < y1; y++) {
         uint8_t *o = out + (size_t)y * out_stride;
         const uint32_t *brow = bg && bg->data && bg->format == PV_LAYER_ARGB32
                                    ? (const uint32_t *)((const unsigned char *)bg->data +

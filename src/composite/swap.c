@@ -300,8 +300,9 @@ static void final_range(int u, int p2, size_t npix, size_t *lo, size_t *hi)
     }
 }
 
-pv_status pv_compositor_run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool rank0_front,
-                            int root, pv_composite_stats *stats)
+/* root >= 0: deliver to root; root < 0: every survivor keeps its piece ([*plo, *phi)). */
+static pv_status run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool rank0_front, int root,
+                     size_t *plo, size_t *phi, pv_composite_stats *stats)
 {
     double t0 = MPI_Wtime();
     memset(&c->st, 0, sizeof c->st);
@@ -312,7 +313,7 @@ pv_status pv_compositor_run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool r
         st = pv_err(ctx, PV_ERANGE, "ranks composite tiles of different canvases");
     else if (tile->x0 || tile->y0 || tile->w != tile->canvas_w || tile->h != tile->canvas_h)
         st = pv_err(ctx, PV_ERANGE, "the compositor needs whole-canvas tiles");
-    else if (root < 0 || root >= ctx->nranks)
+    else if (root >= ctx->nranks)
         st = pv_err(ctx, PV_ERANGE, "no rank %d receives the picture", root);
     st = pv_status_agree(ctx, st);
     if (st) goto done;
@@ -352,8 +353,12 @@ pv_status pv_compositor_run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool r
             hi = khi;
         }
     }
-    /* the pieces of the final picture go to the receiving rank */
-    if (ctx->rank == root) {
+    /* the pieces of the final picture stay, or go to the receiving rank */
+    if (root < 0) {
+        if (!survivor) lo = hi = 0;
+        keep_only(tile, lo, hi);
+        *plo = lo, *phi = hi;
+    } else if (ctx->rank == root) {
         if (survivor) keep_only(tile, lo, hi);
         else keep_only(tile, 0, 0);
         for (int su = 0; su < p2; su++) {
@@ -372,6 +377,22 @@ done:
     c->st.t_sec = MPI_Wtime() - t0;
     if (stats) *stats = c->st;
     return st;
+}
+
+pv_status pv_compositor_run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool rank0_front,
+                            int root, pv_composite_stats *stats)
+{
+    if (root < 0) /* agreed like any other bad root */
+        root = ctx->nranks;
+    return run(ctx, c, tile, rank0_front, root, NULL, NULL, stats);
+}
+
+pv_status pv_compositor_run_pieces(pv_ctx *ctx, pv_compositor *c, pv_tile *tile,
+                                   bool rank0_front, size_t *lo, size_t *hi,
+                                   pv_composite_stats *stats)
+{
+    *lo = *hi = 0;
+    return run(ctx, c, tile, rank0_front, -1, lo, hi, stats);
 }
 
 pv_status pv_composite_gather(pv_ctx *ctx, const pv_tile *local, bool rank0_front,

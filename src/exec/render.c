@@ -28,6 +28,7 @@
 #include "pvox/view.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -483,6 +484,104 @@ static pv_status write_frame(pv_interp *I, const frame_ctx *F, const char *path,
     return st;
 }
 
+/* A piece's figures as the writer gathers them: lo, hi, raw bytes, Adler-32, bytes,
+ * non-empty pixels. */
+#define PIECE_META 6
+
+/* Every rank finishes its own piece of the composited picture at the same time (the
+ * annotation's band of rows, 8 bits, deflate), and the writer gathers the deflated pieces
+ * and writes the file (ARCH-22). Collective. Returns the agreed status of the pieces;
+ * *ws is the writer's file status (PV_OK elsewhere), agreed with the next frame. */
+static pv_status write_frame_pieces(pv_interp *I, const frame_ctx *F, const char *path,
+                                    uint64_t lo, uint64_t hi, int level, pv_frame_open *rec,
+                                    pv_status *ws)
+{
+    pv_ctx *ctx = I->ctx;
+    pv_frames *FR = I->frames;
+    int W = F->term.width, H = F->term.height, P = ctx->nranks, writer = rec->writer;
+    bool mine = lo < hi, w = ctx->rank == writer;
+    int y0 = mine ? (int)(lo / (uint64_t)W) : 0, y1 = mine ? (int)((hi - 1) / (uint64_t)W) + 1 : 0;
+    *ws = PV_OK;
+    double t0 = MPI_Wtime();
+    pv_status st = pv_frames_writer_buffers(I);
+    if (st == PV_OK && mine) {
+        pv_annot_opts ao;
+        pv_annot_opts_default(&ao);
+        ao.background = I->set->term.background;
+        ao.rows_y0 = y0, ao.rows_y1 = y1;
+        st = pv_annotate_frame(ctx, &F->frame, &ao, FR->bg, FR->fg, W * 4);
+    }
+    double t1 = MPI_Wtime();
+    pv_png_piece pc;
+    memset(&pc, 0, sizeof pc);
+    pc.lo = pc.hi = lo;
+    if (st == PV_OK && mine) {
+        /* the buffer the frame before last used: a job of this rank has ended there */
+        uint8_t *rgb = FR->rgb[FR->count % 2];
+        pv_layer lb = {FR->bg, (size_t)W * 4, PV_LAYER_ARGB32};
+        pv_layer lf = {FR->fg, (size_t)W * 4, PV_LAYER_ARGB32};
+        pv_composite_flatten_rows(FR->tile, &lb, &lf, 3, rgb, (size_t)W * 3, y0, y1);
+        st = pv_png_piece_deflate(ctx, rgb, (size_t)W * 3, W, H, 3, lo, hi, level, &pc);
+    }
+    uint64_t *meta = w ? malloc((size_t)P * PIECE_META * sizeof *meta) : NULL;
+    int *cnt = w ? malloc(2 * (size_t)P * sizeof *cnt) : NULL;
+    if (st == PV_OK && w && !(meta && cnt)) st = pv_err(ctx, PV_ENOMEM, "out of memory");
+    if (st == PV_OK && pc.len > INT_MAX) st = pv_err(ctx, PV_ERANGE, "a PNG piece over 2 GiB");
+    st = pv_status_agree(ctx, st);
+    unsigned char *buf = NULL;
+    size_t total = 0;
+    if (st == PV_OK) {
+        uint64_t mine_meta[PIECE_META] = {pc.lo, pc.hi, pc.raw_len, pc.adler, pc.len,
+                                          (uint64_t)pv_tile_active(FR->tile)};
+        MPI_Gather(mine_meta, PIECE_META, MPI_UINT64_T, meta, PIECE_META, MPI_UINT64_T, writer,
+                   ctx->comm);
+        if (w) {
+            uint64_t active = 0;
+            for (int r = 0; r < P; r++) {
+                active += meta[(size_t)r * PIECE_META + 5];
+                cnt[r] = (int)meta[(size_t)r * PIECE_META + 4];
+                cnt[P + r] = (int)total;
+                total += (size_t)cnt[r];
+            }
+            rec->image_bytes = PV_COMPOSITE_IMAGE_BYTES(active);
+            buf = total <= INT_MAX ? malloc(total ? total : 1) : NULL;
+            if (!buf) st = pv_err(ctx, PV_ENOMEM, "out of memory gathering the PNG pieces");
+        }
+        st = pv_status_agree(ctx, st);
+    }
+    if (st == PV_OK) {
+        MPI_Gatherv(pc.data, (int)pc.len, MPI_BYTE, buf, cnt, cnt ? cnt + P : NULL, MPI_BYTE,
+                    writer, ctx->comm);
+        if (w) rec->bytes_recv += total - pc.len;
+        else rec->bytes_sent += pc.len;
+    }
+    double t2 = MPI_Wtime();
+    if (st == PV_OK && w) {
+        /* the pieces in picture order (pixel ranges; a rank without a piece is empty) */
+        pv_png_piece *all = calloc((size_t)P, sizeof *all);
+        if (!all) {
+            *ws = pv_err(ctx, PV_ENOMEM, "out of memory");
+        } else {
+            for (int r = 0; r < P; r++) {
+                const uint64_t *m = meta + (size_t)r * PIECE_META;
+                pv_png_piece p = {m[0], m[1], m[2], (uint32_t)m[3], buf + cnt[P + r],
+                                  (size_t)m[4]};
+                int k = r;
+                while (k > 0 && all[k - 1].lo > p.lo) all[k] = all[k - 1], k--;
+                all[k] = p;
+            }
+            *ws = pv_png_write_pieces(ctx, path, W, H, 3, level, all, P);
+            free(all);
+        }
+    }
+    rec->t[3] = t1 - t0, rec->t[4] = t2 - t1, rec->t[5] = MPI_Wtime() - t2;
+    pv_png_piece_free(&pc);
+    free(buf);
+    free(meta);
+    free(cnt);
+    return st;
+}
+
 /* Rank 0 checks that the output's directory takes a file before the frame is drawn, so
  * the common failure stops the script at its plot command, as when one rank wrote every
  * frame; what can still fail while writing is reported when the frame's write is agreed. */
@@ -615,11 +714,34 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     rec.triangles = ntris;
     rec.points = pv_raster_count_points(r);
     pv_composite_stats cst = {0};
-    st = pv_compositor_run(ctx, FR->comp, tile, pv_view_z_facing(&F.view) < 0, writer, &cst);
+    /* several ranks and an unfiltered PNG: every rank finishes and deflates its own piece
+     * of the picture (ARCH-22); else the writer does it all, on its PNG thread */
+    pv_png_options po = {.level = I->set->term.png_level, .filter = I->set->term.png_filter,
+                         .strategy = PV_PNG_STRATEGY_AUTO};
+    int level = 0;
+    bool pieces = ctx->nranks > 1 && !ctx->opt.frame_encode_writer && pv_png_pieces_match(&po, &level);
+    uint64_t plo = 0, phi = 0;
+    if (pieces) {
+        size_t a = 0, b = 0;
+        st = pv_compositor_run_pieces(ctx, FR->comp, tile, pv_view_z_facing(&F.view) < 0, &a,
+                                      &b, &cst);
+        plo = a, phi = b;
+    } else {
+        st = pv_compositor_run(ctx, FR->comp, tile, pv_view_z_facing(&F.view) < 0, writer,
+                               &cst);
+    }
     /* scene time counts the plot command's data too (samples, files, voxel()) */
     rec.t[0] = (t_render - t_begin) + T.scene, rec.t[1] = T.raster, rec.t[2] = cst.t_sec;
     rec.bytes_sent = cst.bytes_sent, rec.bytes_recv = cst.bytes_recv;
-    if (st == PV_OK) {
+    if (st == PV_OK && pieces) {
+        pv_status ws = PV_OK;
+        st = write_frame_pieces(I, &F, path, plo, phi, level, &rec, &ws);
+        if (st == PV_OK) {
+            pv_frames_opened(I, &rec, c->tl->src, off);
+            pv_frames_progress(I);
+            if (ws != PV_OK) pv_frames_failed(I, ws); /* agreed with the next frame */
+        }
+    } else if (st == PV_OK) {
         pv_status ws = PV_OK;
         if (ctx->rank == writer) {
             rec.image_bytes = PV_COMPOSITE_IMAGE_BYTES(pv_tile_active(tile));

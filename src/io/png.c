@@ -37,7 +37,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#define PNG_DEFAULT_LEVEL 4
+#define PNG_DEFAULT_LEVEL PV_PNG_DEFAULT_LEVEL
 #define PNG_DEFAULT_FILTER PV_PNG_FILTER_NONE
 #define PNG_DEFAULT_STRATEGY Z_DEFAULT_STRATEGY
 
@@ -163,4 +163,13 @@ done:
     pv_free(ctx, rows, (size_t)height * sizeof *rows);
     free(tmp);
     return st;
+}
+
+bool pv_png_pieces_match(const pv_png_options *opt, int *level)
+{
+    png_params pp = params(opt);
+    *level = pp.level;
+    /* libpng deflates unfiltered rows with Z_DEFAULT_STRATEGY unless told otherwise */
+    return pp.filters == PNG_FILTER_NONE &&
+           (pp.strategy == -1 || pp.strategy == Z_DEFAULT_STRATEGY);
 }

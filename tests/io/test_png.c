@@ -318,6 +318,83 @@ static void errors(void)
     rmdir(path);
 }
 
+/* ---- a picture encoded in pieces --------------------------------------------------- */
+
+/* Cut a w x h picture at `cuts` (ascending pixel indices, 0 and w*h implied), deflate
+ * the pieces in reverse order (as ranks finish in any order), write, read back. */
+static bool pieces_round_trip(const uint8_t *px, int w, int h, int ch, size_t stride, int level,
+                              const uint64_t *cuts, int ncuts, const char *path)
+{
+    pv_png_piece pc[16];
+    uint64_t at[18];
+    int n = ncuts + 1;
+    at[0] = 0;
+    for (int k = 0; k < ncuts; k++) at[k + 1] = cuts[k];
+    at[n] = (uint64_t)w * (uint64_t)h;
+    bool ok = true;
+    for (int k = n - 1; k >= 0; k--)
+        ok = pv_png_piece_deflate(ctx, px, stride, w, h, ch, at[k], at[k + 1], level, &pc[k]) ==
+                 PV_OK && ok;
+    ok = ok && pv_png_write_pieces(ctx, path, w, h, ch, level, pc, n) == PV_OK;
+    for (int k = 0; k < n; k++) pv_png_piece_free(&pc[k]);
+    int rw = 0, rh = 0, rch = 0;
+    uint8_t *back = ok ? read_png(path, &rw, &rh, &rch) : NULL;
+    ok = back && rw == w && rh == h && rch == ch;
+    for (int y = 0; ok && y < h; y++)
+        ok = memcmp(back + (size_t)y * (size_t)w * (size_t)ch, px + (size_t)y * stride,
+                    (size_t)w * (size_t)ch) == 0;
+    free(back);
+    remove(path);
+    return ok;
+}
+
+static void pieces(void)
+{
+    int w = 53, h = 17;
+    for (int ch = 3; ch <= 4; ch++) {
+        size_t stride = (size_t)w * (size_t)ch + 3;
+        uint8_t *px = calloc((size_t)h, stride);
+        for (int y = 0; y < h; y++) /* smooth runs and noise, so deflate has both */
+            for (int x = 0; x < w; x++)
+                for (int c = 0; c < ch; c++)
+                    px[(size_t)y * stride + (size_t)x * (size_t)ch + (size_t)c] =
+                        (uint8_t)(x < 30 ? (unsigned)(9 * y + c)
+                                   : ((unsigned)x * 2654435761u + (unsigned)y * 40503u) >> (8 + c));
+        char path[300];
+        snprintf(path, sizeof path, "%s/pieces%d.png", dir, ch);
+        uint64_t npix = (uint64_t)w * (uint64_t)h;
+        /* mid-row cuts, a cut at a row start, empty pieces, a one-pixel piece */
+        const uint64_t c1[] = {1, 52, 53, 53, 400, 401, 700, npix - 1};
+        const uint64_t c2[] = {npix / 2};
+        const uint64_t c3[] = {0, 0, npix, npix}; /* empty pieces at both ends */
+        for (int level = 0; level <= 9; level += 3) {
+            PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, c1, 8, path));
+            PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, c2, 1, path));
+            PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, NULL, 0, path));
+        }
+        PV_CHECK(pieces_round_trip(px, w, h, ch, stride, 4, c3, 4, path));
+        /* pieces that do not tile the picture are refused; a bad range too */
+        pv_png_piece one;
+        PV_CHECK_EQ(pv_png_piece_deflate(ctx, px, stride, w, h, ch, 0, 10, 4, &one), PV_OK);
+        PV_CHECK_EQ(pv_png_write_pieces(ctx, path, w, h, ch, 4, &one, 1), PV_ERANGE);
+        PV_CHECK(access(path, F_OK) != 0);
+        pv_png_piece_free(&one);
+        PV_CHECK_EQ(pv_png_piece_deflate(ctx, px, stride, w, h, ch, 5, npix + 1, 4, &one),
+                    PV_ERANGE);
+        pv_err_clear(ctx);
+        free(px);
+    }
+    /* which options the pieces reproduce */
+    int level = -1;
+    PV_CHECK(pv_png_pieces_match(NULL, &level) && level == PV_PNG_DEFAULT_LEVEL);
+    pv_png_options o = {.level = 9, .filter = PV_PNG_FILTER_NONE};
+    PV_CHECK(pv_png_pieces_match(&o, &level) && level == 9);
+    o.filter = PV_PNG_FILTER_PAETH;
+    PV_CHECK(!pv_png_pieces_match(&o, &level));
+    o = (pv_png_options){.level = -1, .strategy = PV_PNG_STRATEGY_RLE};
+    PV_CHECK(!pv_png_pieces_match(&o, &level));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -334,6 +411,7 @@ int main(int argc, char **argv)
     options();
     default_size();
     errors();
+    pieces();
     PV_CHECK_EQ(ctx->mem_current, 0);
     rmdir(dir);
     pv_ctx_destroy(ctx);

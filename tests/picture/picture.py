@@ -340,6 +340,15 @@ def cmd_sequence(a):
         # every frame written by rank 0: the rotating writers must give the same bytes
         one, _ = run_sequence(a, folder, scene, a.np, a.threads[0], None,
                               ["--frame-writer", "0"])
+        # the writer encoding alone: the same pixels as the ranks' pieces
+        whole, _ = run_sequence(a, folder, scene, a.np, a.threads[0], None,
+                                ["--frame-encode", "writer"])
+        for fr in frames:
+            same = (read_rgb(os.path.join(whole, fr)) == read_rgb(os.path.join(one, fr))).all()
+            print("%s %s np %d: pixels encoded in pieces %s those the writer encodes alone" %
+                  ("ok  " if same else "FAIL", fr, a.np, "equal" if same else "differ from"))
+            failed += 0 if same else 1
+        shutil.rmtree(whole)
         for nt in a.threads:
             stats = os.path.join(tempfile.gettempdir(), "pvox-seq-%d.json" % os.getpid())
             work, got = run_sequence(a, folder, scene, a.np, nt, stats)
