@@ -18,13 +18,21 @@
  * all its samples. Full coverage gives the usual "over" (w = 1 - alpha_front), disjoint
  * coverage simply adds, so edges shared between ranks blend exactly once.
  *
+ * Where the back's samples see different colours (a surface's two slabs meet in a pixel
+ * over another surface: the back has "surface over ground" on some samples and "ground"
+ * on the others), one weight is not enough. Such pixels carry the colour of every sample
+ * (pv_rich, raster.h), and "over" then sums what shows of the back sample by sample:
+ *     out = front + (1/16) sum_s (1 - a_f,s) c_b,s,
+ * exactly what one rank computes. The result keeps per-sample colours where the front
+ * covers only some samples of a back of another colour, for the next blend.
+ *
  * Exchange: binary swap (Ma et al. 1994) over the ranks in visibility order, the ranks
  * beyond a power of two folded into their neighbours first, then the final pieces go to
  * the receiving rank (any rank: a frame sequence rotates it). Only non-empty pixels of
  * each tile's dirty box travel, in runs, streamed in chunks of at most 2 MiB: float
  * premultiplied RGBA, the nearest depth and the sample opacities (1 byte when all 16
- * are equal, else 16) during the swap, 21 bytes for an opaque pixel; RGBA alone (16
- * bytes) for the final pieces. The receiving rank gets less than two pictures' worth per
+ * are equal, else 16) and the per-sample colours of the pixels that have them during the
+ * swap, 21 bytes for an opaque pixel; RGBA alone (16 bytes) for the final pieces. The receiving rank gets less than two pictures' worth per
  * frame whatever the rank count. The association of "over" is fixed for a given rank
  * count (and does not depend on the receiving rank); different rank counts differ by
  * float rounding only.
@@ -37,12 +45,29 @@
 
 /* ---- kernels (no MPI, thread-safe) ---------------------------------------------------- */
 
-/* out = front "over" back for n pixels (premultiplied RGBA floats and per-sample
- * opacities, PV_RASTER_SAMPLES bytes a pixel, as above). `out`/`out_cover` may alias the
- * front or the back arrays. */
+/* out = front "over" back for n one-colour pixels (premultiplied RGBA floats and
+ * per-sample opacities, PV_RASTER_SAMPLES bytes a pixel, as above). `out`/`out_cover` may
+ * alias the front or the back arrays. */
 void pv_composite_over(size_t n, const float *front, const uint8_t *front_cover,
                        const float *back, const uint8_t *back_cover, float *out,
                        uint8_t *out_cover);
+
+/* One pixel: the same with per-sample colours (pv_rich, raster.h) on either side (NULL:
+ * a one-colour pixel). Where either side has them, what shows of the back is summed
+ * sample by sample, so a back whose samples differ blends exactly behind a front that
+ * covers only some of them. When `out_rich` is given, returns whether the result needs
+ * per-sample colours and writes them there (false: a one-colour pixel); without it,
+ * returns false. Any output may alias the matching input. */
+bool pv_composite_over_px(const float *front, const uint8_t *front_cover,
+                          const pv_rich *front_rich, const float *back,
+                          const uint8_t *back_cover, const pv_rich *back_rich, float *out,
+                          uint8_t *out_cover, pv_rich *out_rich);
+/* Blend one pixel (colour, sample opacities, per-sample colours or NULL) into pixel i of
+ * tile t, in front of it when `front`, else behind; keeps t's per-sample colours. The
+ * mask and depth are the caller's. False (error recorded; the pixel keeps one colour)
+ * when the tile has no room for the per-sample colours. */
+bool pv_composite_into(pv_ctx *ctx, pv_tile *t, size_t i, const float *px, const uint8_t *cv,
+                       const pv_rich *rich, bool front);
 
 /* A full-canvas 2D layer drawn by the annotation (cairo). */
 typedef enum pv_layer_format {

@@ -18,7 +18,8 @@
  * their coverage as opacity over the whole pixel, as cairo draws gnuplot's markers
  * (overlapping antialiased markers look as in gnuplot, and a pixel made of markers is
  * the same on all its samples, which slabs composite exactly). The tile keeps the
- * opacity of every sample (pv_tile.cover) for the compositor (composite.h).
+ * opacity of every sample (pv_tile.cover) and, where a pixel's samples see different
+ * colours, the colour of every sample (pv_rich) for the compositor (composite.h).
  *
  * Slab cuts and hard edges (for the scene). A polygon or line that crosses this rank's
  * slab planes is added whole, with the world z of its vertices, after
@@ -85,12 +86,51 @@ typedef struct pv_tile {
                                 least 1 where the mask bit is set); the pixel's alpha is
                                 about their mean. The compositor needs it (composite.h). */
     float *depth;            /* w*h: depth of the nearest fragment, INFINITY if empty */
+    uint32_t *rich;          /* w*h: 0, or 1 + the index in rich_px of the pixel's
+                                per-sample colours (pv_rich) */
+    struct pv_rich *rich_px; /* rich_cap entries, the first rich_n in use */
+    size_t rich_n, rich_cap;
     int dx0, dy0, dx1, dy1;  /* dirty box, tile pixels [dx0,dx1) x [dy0,dy1): every pixel
                                 outside it is empty. Whoever writes pixels keeps it a
                                 superset of what it wrote (pv_tile_touch); a new tile's
                                 box is the whole tile, so code that writes the arrays
                                 directly after pv_tile_create needs no call. */
 } pv_tile;
+
+/* Per-sample colours. Most pixels are one colour on all their covered samples (their
+ * premultiplied rgba divided by the alpha, times each sample's opacity). A pixel whose
+ * samples see different colours (an edge between two surfaces, a surface seen through
+ * another on some samples only) keeps the premultiplied colour of every sample as well,
+ * when the colours differ by more than PV_RICH_EPS from that one-colour model: the
+ * compositor needs them to blend such a pixel behind a partly covered front exactly, as
+ * one rank blends its samples (composite.h). 8 bits a channel: the pixel's rgba stays
+ * float and exact, the samples only weigh what shows through the front. */
+typedef struct pv_rich {
+    uint8_t rgb[PV_RASTER_SAMPLES][3]; /* premultiplied r, g, b of each sample, 0..255 */
+} pv_rich;
+/* Largest deviation (0..1) of a sample's colour from the pixel's one-colour model that
+ * is left out: leaving it out moves the picture by at most one 8-bit level. */
+#define PV_RICH_EPS (3.0f / 255.0f)
+
+/* The per-sample colours of pixel i of a tile, or NULL for a one-colour pixel. */
+static inline const pv_rich *pv_tile_rich(const pv_tile *t, size_t i)
+{
+    return t->rich[i] ? &t->rich_px[t->rich[i] - 1u] : NULL;
+}
+/* Give pixel i the per-sample colours *r (NULL: make it a one-colour pixel). False (error
+ * recorded, the pixel left one-colour) when the tile cannot hold more. Not thread-safe. */
+bool pv_tile_set_rich(pv_ctx *ctx, pv_tile *t, size_t i, const pv_rich *r);
+/* Room for at least n per-sample entries. False (error recorded) on failure. */
+bool pv_tile_reserve_rich(pv_ctx *ctx, pv_tile *t, size_t n);
+/* Copy every pixel of `src` (any rectangle of the canvas) onto the same pixels of `dst`
+ * (same canvas; its rectangle must hold src's), per-sample colours included; grows
+ * dst's dirty box. PV_ERANGE or PV_ENOMEM (recorded) on failure. */
+pv_status pv_tile_copy_into(pv_ctx *ctx, pv_tile *dst, const pv_tile *src);
+/* Whether per-sample colours c (premultiplied, 0..1, per sample) differ from the
+ * one-colour model of a pixel of premultiplied colour rgba and sample opacities cover by
+ * more than PV_RICH_EPS; if so, writes them to *out (rounded to 8 bits). */
+bool pv_rich_from_samples(const float rgba[4], const uint8_t cover[PV_RASTER_SAMPLES],
+                          const float c[PV_RASTER_SAMPLES][3], pv_rich *out);
 
 /* Create a cleared tile for the rectangle [x0, x0+w) x [y0, y0+h) of a canvas_w x
  * canvas_h canvas (the rectangle must lie inside the canvas). NULL on failure (PV_ENOMEM or

@@ -28,47 +28,113 @@ static inline void copy_px(float *o, uint8_t *oc, const float *src, const uint8_
     if (oc != srcc) memcpy(oc, srcc, PV_RASTER_SAMPLES);
 }
 
+/* The premultiplied colour of every sample of a pixel: its per-sample colours when it
+ * has them, else its one colour times each sample's opacity. */
+static void sample_colours(const float px[4], const uint8_t *cv, const pv_rich *r,
+                           float c[PV_RASTER_SAMPLES][3])
+{
+    if (r) {
+        for (int s = 0; s < PV_RASTER_SAMPLES; s++)
+            for (int k = 0; k < 3; k++) c[s][k] = (float)r->rgb[s][k] * (1.0f / 255.0f);
+        return;
+    }
+    float u[3] = {0.0f, 0.0f, 0.0f};
+    if (px[3] > 0.0f)
+        for (int k = 0; k < 3; k++) u[k] = px[k] / px[3];
+    for (int s = 0; s < PV_RASTER_SAMPLES; s++) {
+        float a = (float)cv[s] * (1.0f / 255.0f);
+        for (int k = 0; k < 3; k++) c[s][k] = u[k] * a;
+    }
+}
+
+bool pv_composite_over_px(const float *f, const uint8_t *fc, const pv_rich *fr, const float *b,
+                          const uint8_t *bc, const pv_rich *br, float *o, uint8_t *oc,
+                          pv_rich *orich)
+{
+    enum { S = PV_RASTER_SAMPLES };
+    /* an empty side, or a front opaque on every sample (its alpha is 1, so the general
+     * formula below gives the front exactly): a copy */
+    const int kf = cover_kind(fc);
+    if (kf == COVER_EMPTY) {
+        copy_px(o, oc, b, bc);
+        if (br && orich) *orich = *br;
+        return br != NULL;
+    }
+    if (kf == COVER_FULL || cover_kind(bc) == COVER_EMPTY) {
+        copy_px(o, oc, f, fc);
+        if (fr && orich) *orich = *fr;
+        return fr != NULL;
+    }
+    unsigned sb = 0, sfb = 0, same = 0;
+    for (int k = 0; k < S; k++) {
+        sb += bc[k];
+        sfb += (255u - fc[k]) * bc[k];
+        same += fc[k] == fc[0];
+    }
+    float r[4];
+    if (br && same != S) {
+        /* the back's samples weighed one by one by the front's transparency there */
+        float acc[3] = {0.0f, 0.0f, 0.0f};
+        for (int k = 0; k < S; k++) {
+            float t = (float)(255u - fc[k]) * (1.0f / (255.0f * 255.0f * S));
+            for (int j = 0; j < 3; j++) acc[j] += t * (float)br->rgb[k][j];
+        }
+        float w = (float)sfb / (255.0f * (float)sb);
+        for (int c = 0; c < 3; c++) r[c] = f[c] + acc[c];
+        r[3] = f[3] + w * b[3];
+    } else {
+        /* how much of the back shows: its samples weighted by the front's transparency
+         * there (a front of one opacity everywhere: exactly 1 - alpha); exact when the
+         * back is one colour */
+        float w = same == S ? 1.0f - f[3] : (float)sfb / (255.0f * (float)sb);
+        for (int c = 0; c < 4; c++) r[c] = f[c] + w * b[c];
+    }
+    uint8_t rc[S];
+    for (int k = 0; k < S; k++) {
+        /* (t + 127) / 255 for t <= 255 * 255, without a division */
+        unsigned t = (255u - fc[k]) * bc[k] + 127u;
+        rc[k] = (uint8_t)(fc[k] + ((t + 1u + (t >> 8)) >> 8));
+    }
+    /* the samples now see the front on some, the back through it on others: keep their
+     * colours where one colour for the pixel would not do */
+    bool rich = false;
+    if (orich) {
+        float cf[S][3], cb[S][3], co[S][3];
+        sample_colours(f, fc, fr, cf);
+        sample_colours(b, bc, br, cb);
+        for (int k = 0; k < S; k++) {
+            float t = (float)(255u - fc[k]) * (1.0f / 255.0f);
+            for (int j = 0; j < 3; j++) co[k][j] = cf[k][j] + t * cb[k][j];
+        }
+        rich = pv_rich_from_samples(r, rc, (const float(*)[3])co, orich);
+    }
+    memcpy(o, r, sizeof r);
+    memcpy(oc, rc, sizeof rc);
+    return rich;
+}
+
 void pv_composite_over(size_t n, const float *front, const uint8_t *front_cover,
                        const float *back, const uint8_t *back_cover, float *out,
                        uint8_t *out_cover)
 {
     enum { S = PV_RASTER_SAMPLES };
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *fc = front_cover + (size_t)S * i, *bc = back_cover + (size_t)S * i;
-        const float *f = front + 4 * i, *b = back + 4 * i;
-        float *o = out + 4 * i;
-        uint8_t *oc = out_cover + (size_t)S * i;
-        /* an empty side, or a front opaque on every sample (its alpha is 1, so the general
-         * formula below gives the front exactly): a copy */
-        const int kf = cover_kind(fc);
-        if (kf == COVER_EMPTY) {
-            copy_px(o, oc, b, bc);
-            continue;
-        }
-        if (kf == COVER_FULL || cover_kind(bc) == COVER_EMPTY) {
-            copy_px(o, oc, f, fc);
-            continue;
-        }
-        unsigned sb = 0, sfb = 0, same = 0;
-        for (int k = 0; k < S; k++) {
-            sb += bc[k];
-            sfb += (255u - fc[k]) * bc[k];
-            same += fc[k] == fc[0];
-        }
-        /* how much of the back shows: its samples weighted by the front's transparency
-         * there (a front of one opacity everywhere: exactly 1 - alpha) */
-        float w = same == S ? 1.0f - f[3] : (float)sfb / (255.0f * (float)sb);
-        float r[4];
-        for (int c = 0; c < 4; c++) r[c] = f[c] + w * b[c];
-        uint8_t rc[S];
-        for (int k = 0; k < S; k++) {
-            /* (t + 127) / 255 for t <= 255 * 255, without a division */
-            unsigned t = (255u - fc[k]) * bc[k] + 127u;
-            rc[k] = (uint8_t)(fc[k] + ((t + 1u + (t >> 8)) >> 8));
-        }
-        memcpy(o, r, sizeof r);
-        memcpy(oc, rc, sizeof rc);
-    }
+    for (size_t i = 0; i < n; i++)
+        pv_composite_over_px(front + 4 * i, front_cover + (size_t)S * i, NULL, back + 4 * i,
+                             back_cover + (size_t)S * i, NULL, out + 4 * i,
+                             out_cover + (size_t)S * i, NULL);
+}
+
+bool pv_composite_into(pv_ctx *ctx, pv_tile *t, size_t i, const float *px, const uint8_t *cv,
+                       const pv_rich *rich, bool front)
+{
+    float *mine = t->rgba + 4 * i;
+    uint8_t *mc = t->cover + PV_RASTER_SAMPLES * i;
+    const pv_rich *mr = pv_tile_rich(t, i);
+    pv_rich out;
+    bool keep = front ? pv_composite_over_px(px, cv, rich, mine, mc, mr, mine, mc, &out)
+                      : pv_composite_over_px(mine, mc, mr, px, cv, rich, mine, mc, &out);
+    if (!keep) return pv_tile_set_rich(ctx, t, i, NULL);
+    return pv_tile_set_rich(ctx, t, i, &out);
 }
 
 /* Premultiplied RGBA of pixel (x, y) of a layer, or 0 if the layer is absent. */

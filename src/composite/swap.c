@@ -16,16 +16,19 @@
  *
  * Work is done in place in the caller's tile, inside its dirty box, so a frame costs
  * what it draws. Messages stream in chunks of at most CHUNK bytes, so the two chunk
- * buffers are the compositor's only memory whatever the canvas, and every allocation
- * happens (and is agreed) in pv_compositor_create, never inside the exchange.
+ * buffers are the compositor's only memory whatever the canvas, allocated (and agreed)
+ * in pv_compositor_create. Only the tile's store of per-sample colours may grow inside
+ * the exchange; a rank that finds no memory for it finishes the exchange (the pixel
+ * keeps one colour) and the failure is agreed after it, so no rank waits in vain.
  *
  * A chunk: [u32 last][runs], a run [u32 first][u32 count][count pixels], `first`
  * relative to the start of the range being sent. Swap pixels: 4 floats of premultiplied
  * RGBA, the float depth of the nearest fragment (16-bit colour would flip 0.5% of the
  * 8-bit output values by one level against a one-rank render), a tag byte and the 16
  * sample opacities: none for tag 0 (all 255, the common opaque pixel), one byte for
- * tag 1 (all equal), 16 for tag 2. Pieces of the final picture travel as RGBA alone
- * (16 bytes): nothing is blended with them any more.
+ * tag 1 (all equal), 16 for tag 2; tag bit 4 adds the pixel's per-sample colours
+ * (put_rich). Pieces of the final picture travel as RGBA alone (16 bytes): nothing is
+ * blended with them any more.
  */
 #include "pvox/composite.h"
 
@@ -33,13 +36,61 @@
 #include <string.h>
 
 #define NS PV_RASTER_SAMPLES
-#define PX_SWAP_MAX (16u + 4u + 1u + NS) /* colour, depth, tag, opacities */
+#define PX_SWAP_MAX (16u + 4u + 1u + NS + 1u + (unsigned)sizeof(pv_rich)) /* colour,
+                                     depth, tag, opacities, per-sample colours */
+#define TAG_RICH 4u                      /* tag bit: the per-sample colours follow */
+#define RICH_PALETTE 4                   /* distinct sample colours sent as a palette */
+
+/* Per-sample colours on the wire: a count n, then for n in 1..4 n colours (3 bytes
+ * each) and a 2-bit palette index per sample (4 bytes), for n = 0 the 48 bytes as
+ * they are. A pixel split between two surfaces has two or three distinct colours. */
+static unsigned char *put_rich(unsigned char *p, const pv_rich *r)
+{
+    uint8_t pal[RICH_PALETTE][3];
+    uint32_t idx = 0;
+    int n = 0;
+    for (int s = 0; s < NS; s++) {
+        int k = 0;
+        while (k < n && memcmp(pal[k], r->rgb[s], 3) != 0) k++;
+        if (k == n) {
+            if (n == RICH_PALETTE) {
+                *p++ = 0;
+                memcpy(p, r, sizeof *r);
+                return p + sizeof *r;
+            }
+            memcpy(pal[n++], r->rgb[s], 3);
+        }
+        idx |= (uint32_t)k << (2 * s);
+    }
+    *p++ = (unsigned char)n;
+    memcpy(p, pal, (size_t)n * 3);
+    p += (size_t)n * 3;
+    memcpy(p, &idx, 4);
+    return p + 4;
+}
+
+static const unsigned char *get_rich(const unsigned char *p, pv_rich *r)
+{
+    int n = *p++;
+    if (n == 0 || n > RICH_PALETTE) {
+        memcpy(r, p, sizeof *r);
+        return p + sizeof *r;
+    }
+    uint8_t pal[RICH_PALETTE][3];
+    memcpy(pal, p, (size_t)n * 3);
+    p += (size_t)n * 3;
+    uint32_t idx;
+    memcpy(&idx, p, 4);
+    for (int s = 0; s < NS; s++) memcpy(r->rgb[s], pal[(idx >> (2 * s)) & 3u], 3);
+    return p + 4;
+}
 #define PX_FINAL 16u                     /* colour */
 #define RUN_HEAD 8u
 #define CHUNK ((size_t)2 << 20)          /* bytes of one message at most */
 
 struct pv_compositor {
     unsigned char *sbuf, *rbuf; /* CHUNK bytes each */
+    bool nomem;                 /* a pixel's per-sample colours found no room (this run) */
     pv_composite_stats st;      /* of the current run */
 };
 
@@ -129,18 +180,21 @@ static size_t encode_chunk(pv_compositor *c, const pv_tile *t, size_t lo, size_t
             memcpy(p, t->depth + j, sizeof(float));
             p += sizeof(float);
             const uint8_t *cv = t->cover + NS * j;
+            const pv_rich *rich = pv_tile_rich(t, j);
+            unsigned char extra = rich ? TAG_RICH : 0;
             bool same = true;
             for (int k = 1; k < NS; k++) same = same && cv[k] == cv[0];
             if (same && cv[0] == 255) {
-                *p++ = 0;
+                *p++ = extra;
             } else if (same) {
-                *p++ = 1;
+                *p++ = 1 | extra;
                 *p++ = cv[0];
             } else {
-                *p++ = 2;
+                *p++ = 2 | extra;
                 memcpy(p, cv, NS);
                 p += NS;
             }
+            if (rich) p = put_rich(p, rich);
         }
         uint32_t run[2] = {(uint32_t)(i - lo), (uint32_t)(j - i)};
         memcpy(head, run, RUN_HEAD);
@@ -176,8 +230,8 @@ static inline uint16_t mask_of(const uint8_t *cv)
  * interleave, so for thin primitives the depths agree with the slab order; markers are
  * flat sprites with a width, and two that overlap across a slab plane are ordered by
  * their depths, as one rank orders them. Final pieces (`final`) are written as they are. */
-static bool decode_chunk(pv_tile *t, const unsigned char *msg, size_t len, size_t lo,
-                         bool recv_front, bool final)
+static bool decode_chunk(pv_ctx *ctx, pv_tile *t, const unsigned char *msg, size_t len,
+                         size_t lo, bool recv_front, bool final, bool *nomem)
 {
     uint32_t last;
     memcpy(&last, msg, 4);
@@ -189,9 +243,8 @@ static bool decode_chunk(pv_tile *t, const unsigned char *msg, size_t len, size_
         size_t at = lo + run[0];
         for (uint32_t k = 0; k < run[1]; k++) {
             size_t i = at + k;
-            float *mine = t->rgba + 4 * i;
             if (final) {
-                memcpy(mine, p, 4 * sizeof(float));
+                memcpy(t->rgba + 4 * i, p, 4 * sizeof(float));
                 p += 4 * sizeof(float);
                 t->mask[i] = PV_RASTER_MASK_FULL;
                 continue;
@@ -203,17 +256,18 @@ static bool decode_chunk(pv_tile *t, const unsigned char *msg, size_t len, size_
             memcpy(&rd, p, sizeof rd);
             p += sizeof rd;
             int tag = *p++;
-            if (tag == 2) {
+            if ((tag & 3) == 2) {
                 memcpy(cv, p, NS);
                 p += NS;
             } else {
-                memset(cv, tag == 0 ? 255 : *p++, NS);
+                memset(cv, (tag & 3) == 0 ? 255 : *p++, NS);
             }
-            uint8_t *mc = t->cover + NS * i;
+            pv_rich rich;
+            if (tag & TAG_RICH) p = get_rich(p, &rich);
             float md = t->depth[i];
             bool front = recv_front ? !(rd > md) : rd < md;
-            if (front) pv_composite_over(1, px, cv, mine, mc, mine, mc);
-            else pv_composite_over(1, mine, mc, px, cv, mine, mc);
+            if (!pv_composite_into(ctx, t, i, px, cv, (tag & TAG_RICH) ? &rich : NULL, front))
+                *nomem = true;
             if (rd < md) t->depth[i] = rd;
             t->mask[i] |= mask_of(cv);
         }
@@ -227,6 +281,7 @@ static bool decode_chunk(pv_tile *t, const unsigned char *msg, size_t len, size_
 static void exchange(pv_ctx *ctx, pv_compositor *c, pv_tile *t, int to, size_t slo,
                      size_t shi, int from, size_t rlo, bool recv_front, bool final, int tag)
 {
+    bool nomem = false;
     bool send_done = to < 0, recv_done = from < 0;
     size_t cur = slo;
     while (!send_done || !recv_done) {
@@ -252,9 +307,11 @@ static void exchange(pv_ctx *ctx, pv_compositor *c, pv_tile *t, int to, size_t s
             int got = 0;
             MPI_Get_count(&sts[irecv], MPI_BYTE, &got);
             c->st.bytes_recv += (uint64_t)got;
-            recv_done = decode_chunk(t, c->rbuf, (size_t)got, rlo, recv_front, final);
+            recv_done = decode_chunk(ctx, t, c->rbuf, (size_t)got, rlo, recv_front, final,
+                                     &nomem);
         }
     }
+    if (nomem) c->nomem = true;
 }
 
 /* Make the pixels of the tile outside [lo, hi) empty and shrink the dirty box to the
@@ -282,6 +339,7 @@ static void keep_only(pv_tile *t, size_t lo, size_t hi)
             memset(t->rgba + 4 * s0, 0, n * 4 * sizeof(float));
             memset(t->mask + s0, 0, n * sizeof(uint16_t));
             memset(t->cover + NS * s0, 0, n * NS);
+            memset(t->rich + s0, 0, n * sizeof(uint32_t));
             for (size_t i = 0; i < n; i++) t->depth[s0 + i] = (float)INFINITY;
         }
     }
@@ -306,6 +364,7 @@ static pv_status run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool rank0_fr
 {
     double t0 = MPI_Wtime();
     memset(&c->st, 0, sizeof c->st);
+    c->nomem = false;
     pv_status st = PV_OK;
     int dims[4] = {tile->canvas_w, tile->canvas_h, -tile->canvas_w, -tile->canvas_h}, dmin[4];
     MPI_Allreduce(dims, dmin, 4, MPI_INT, MPI_MIN, ctx->comm);
@@ -373,6 +432,8 @@ static pv_status run(pv_ctx *ctx, pv_compositor *c, pv_tile *tile, bool rank0_fr
     }
 #undef RANK_OF
 #undef VIS_OF_SURVIVOR
+    /* a rank that ran out of memory for per-sample colours fails the frame on every rank */
+    st = pv_status_agree(ctx, c->nomem ? (ctx->err_code ? ctx->err_code : PV_ENOMEM) : PV_OK);
 done:
     c->st.t_sec = MPI_Wtime() - t0;
     if (stats) *stats = c->st;
@@ -415,23 +476,15 @@ pv_status pv_composite_gather(pv_ctx *ctx, const pv_tile *local, bool rank0_fron
         return ctx->err_code ? ctx->err_code : PV_ENOMEM;
     }
     pv_tile_clear(t);
-    for (int y = 0; y < local->h; y++) {
-        size_t dst = (size_t)(local->y0 + y) * (size_t)W + (size_t)local->x0;
-        size_t src = (size_t)y * (size_t)local->w;
-        memcpy(t->rgba + 4 * dst, local->rgba + 4 * src, (size_t)local->w * 4 * sizeof(float));
-        memcpy(t->mask + dst, local->mask + src, (size_t)local->w * sizeof(uint16_t));
-        memcpy(t->cover + NS * dst, local->cover + NS * src, (size_t)local->w * NS);
-        memcpy(t->depth + dst, local->depth + src, (size_t)local->w * sizeof(float));
-    }
-    pv_tile_touch(t, local->x0, local->y0, local->x0 + local->w, local->y0 + local->h);
-    st = pv_compositor_run(ctx, c, t, rank0_front, 0, stats);
+    st = pv_status_agree(ctx, pv_tile_copy_into(ctx, t, local));
+    if (st == PV_OK) st = pv_compositor_run(ctx, c, t, rank0_front, 0, stats);
     if (st == PV_OK && ctx->rank == 0) {
-        size_t npix = (size_t)W * (size_t)H;
-        memcpy(out->rgba, t->rgba, npix * 4 * sizeof(float));
-        memcpy(out->mask, t->mask, npix * sizeof(uint16_t));
-        memcpy(out->cover, t->cover, npix * NS);
-        memcpy(out->depth, t->depth, npix * sizeof(float));
-        out->dx0 = 0, out->dy0 = 0, out->dx1 = W, out->dy1 = H;
+        /* the picture on the whole canvas (its pieces carry no per-sample colours) */
+        pv_tile_clear(out);
+        memset(t->rich, 0, (size_t)W * (size_t)H * sizeof(uint32_t));
+        t->rich_n = 0;
+        t->dx0 = 0, t->dy0 = 0, t->dx1 = W, t->dy1 = H;
+        st = pv_tile_copy_into(ctx, out, t); /* same rectangle, nothing to allocate */
     }
     pv_compositor_destroy(ctx, c);
     pv_tile_destroy(ctx, t);

@@ -361,26 +361,27 @@ typedef struct frame_times {
     double raster;    /* rasterising and blending z steps */
 } frame_times;
 
-/* Blend `step` into `acc` (both full-canvas tiles), `step` in front if step_front. */
-static void tile_accumulate(pv_tile *acc, const pv_tile *step, bool step_front)
+/* Blend `step` into `acc` (both full-canvas tiles), `step` in front if step_front.
+ * PV_ENOMEM when acc has no room for a pixel's per-sample colours. */
+static pv_status tile_accumulate(pv_ctx *ctx, pv_tile *acc, const pv_tile *step,
+                                 bool step_front)
 {
     int bx0, by0, bx1, by1;
-    if (!pv_tile_bbox(step, &bx0, &by0, &bx1, &by1)) return;
-    size_t w = (size_t)(bx1 - bx0);
+    if (!pv_tile_bbox(step, &bx0, &by0, &bx1, &by1)) return PV_OK;
+    bool ok = true;
     for (int y = by0; y < by1; y++) {
-        size_t i = (size_t)y * (size_t)acc->w + (size_t)bx0;
-        float *a = acc->rgba + 4 * i;
-        uint8_t *ac = acc->cover + PV_RASTER_SAMPLES * i;
-        const float *b = step->rgba + 4 * i;
-        const uint8_t *bc = step->cover + PV_RASTER_SAMPLES * i;
-        if (step_front) pv_composite_over(w, b, bc, a, ac, a, ac);
-        else pv_composite_over(w, a, ac, b, bc, a, ac);
-        for (size_t x = 0; x < w; x++) {
-            acc->mask[i + x] |= step->mask[i + x];
-            if (step->depth[i + x] < acc->depth[i + x]) acc->depth[i + x] = step->depth[i + x];
+        size_t i0 = (size_t)y * (size_t)acc->w;
+        for (size_t i = i0 + (size_t)bx0; i < i0 + (size_t)bx1; i++) {
+            if (!step->mask[i]) continue;
+            ok &= pv_composite_into(ctx, acc, i, step->rgba + 4 * i,
+                                    step->cover + PV_RASTER_SAMPLES * i,
+                                    pv_tile_rich(step, i), step_front);
+            acc->mask[i] |= step->mask[i];
+            if (step->depth[i] < acc->depth[i]) acc->depth[i] = step->depth[i];
         }
     }
     pv_tile_touch(acc, bx0, by0, bx1, by1);
+    return ok ? PV_OK : ctx->err_code;
 }
 
 /* The frame with isosurfaces. The rank's slab is drawn in steps along z, one node plane
@@ -441,7 +442,7 @@ static pv_status draw_in_steps(pv_interp *I, pv_scene_frame *SF, const pv_scene_
         *ntris += pv_raster_count_tris(r);
         double t1 = MPI_Wtime();
         if (st == PV_OK) st = pv_raster_render(ctx, r, first ? tile : step);
-        if (st == PV_OK && !first) tile_accumulate(tile, step, step_front);
+        if (st == PV_OK && !first) st = tile_accumulate(ctx, tile, step, step_front);
         T->scene += t1 - t0;
         T->raster += MPI_Wtime() - t1;
         first = false;

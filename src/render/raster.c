@@ -894,7 +894,7 @@ static pv_status bin_tris(work *w, rs_frame *f, int nc, size_t *ntri)
 
 /* ---- render ------------------------------------------------------------------------------------ */
 
-static pv_status run_bins(work *w, const rs_frame *f, int nt, bool need_frags,
+static pv_status run_bins(work *w, rs_frame *f, int nt, bool need_frags,
                           size_t max_flat)
 {
     size_t cap = need_frags ? f->frag_capacity : 0;
@@ -908,15 +908,38 @@ static pv_status run_bins(work *w, const rs_frame *f, int nt, bool need_frags,
     /* only bins that received something: the tile was cleared, the others stay empty */
     int nbins = f->nbx * f->nby, nbx = f->nbx, nlive = 0;
     int *live = walloc(w, (size_t)nbins, sizeof(int));
-    if (!live) return w->ctx->err_code;
+    uint8_t *bin_short = live ? walloc(w, (size_t)nbins, 1) : NULL;
+    if (!bin_short) return w->ctx->err_code;
+    memset(bin_short, 0, (size_t)nbins);
+    f->bin_short = bin_short;
     for (int i = 0; i < nbins; i++)
         if (f->flat_start[i + 1] > f->flat_start[i] || f->tri_start[i + 1] > f->tri_start[i])
             live[nlive++] = i;
+    pv_tile *t = f->tile;
+    for (int pass = 0; pass < 2 && nlive > 0; pass++) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) default(none) \
     shared(f, scr, live, nlive, nbx)
-    for (int k = 0; k < nlive; k++)
-        rs_bin_render(f, &scr[omp_get_thread_num()], live[k] % nbx, live[k] / nbx);
-    pv_tile *t = f->tile;
+        for (int k = 0; k < nlive; k++)
+            rs_bin_render(f, &scr[omp_get_thread_num()], live[k] % nbx, live[k] / nbx);
+        if (t->rich_n <= t->rich_cap) break;
+        /* bins that found no room for per-sample colours: make room for every entry
+         * asked for (the room stays: the next frames reuse it) and draw them again; the
+         * entries they stored the first time are left unused */
+        size_t asked = t->rich_n, used = t->rich_cap;
+        if (!pv_tile_reserve_rich(w->ctx, t, used + asked)) return w->ctx->err_code;
+        t->rich_n = used;
+        int n = 0;
+        for (int k = 0; k < nlive; k++)
+            if (bin_short[live[k]]) live[n++] = live[k];
+        if (pass == 1 || n == 0)
+            return pv_err(w->ctx, PV_EINTERNAL, "raster: per-sample colours found no room");
+        memset(bin_short, 0, (size_t)nbins);
+        nlive = n;
+    }
+    nlive = 0; /* the dirty box: every bin that received something */
+    for (int i = 0; i < nbins; i++)
+        if (f->flat_start[i + 1] > f->flat_start[i] || f->tri_start[i + 1] > f->tri_start[i])
+            live[nlive++] = i;
     for (int k = 0; k < nlive; k++) {
         int bx = t->x0 + (live[k] % nbx) * RS_BIN, by = t->y0 + (live[k] / nbx) * RS_BIN;
         pv_tile_touch(t, bx, by, bx + RS_BIN, by + RS_BIN);
@@ -946,6 +969,10 @@ pv_status pv_raster_render(pv_ctx *ctx, pv_raster *r, pv_tile *tile)
     if (!st) st = build_sprites(ctx, r, nt);
     if (!st) st = bin_flat(&w, &f, nt, &max_flat);
     if (!st) st = bin_tris(&w, &f, nt, &ntri);
+    /* room for per-sample colours on a few percent of the pixels (edges where colours
+     * meet), so that usually no bin is drawn twice (run_bins) */
+    if (!st && !pv_tile_reserve_rich(ctx, tile, (size_t)tile->w * (size_t)tile->h / 32))
+        st = ctx->err_code;
     if (!st) st = run_bins(&w, &f, nt, ntri > 0, max_flat);
     wfree_all(&w);
     return st;

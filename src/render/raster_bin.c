@@ -51,7 +51,9 @@ size_t rs_scratch_bytes(size_t cap, size_t sort_cap)
     n += align64(cap * sizeof(rs_frag)) * 2;             /* frag, frag2 */
     n += align64(RS_BIN_PIX * sizeof(uint16_t)) * 2;     /* filled, cov */
     n += align64(RS_COVER_MAX * sizeof(uint16_t)) * 2;   /* cpix, cmask */
-    n += align64(RS_BIN_PIX);                            /* partial */
+    n += align64(RS_BIN_PIX) * 2;                        /* partial, smode */
+    n += align64(RS_BIN_PIX * 3 * sizeof(float));        /* ucol */
+    n += align64(RS_BIN_PIX * RS_NS * 3 * sizeof(float)); /* scol */
     return n;
 }
 
@@ -78,6 +80,9 @@ void rs_scratch_init(rs_scratch *s, void *block, size_t cap, size_t sort_cap)
     CARVE(cpix, RS_COVER_MAX * sizeof(uint16_t));
     CARVE(cmask, RS_COVER_MAX * sizeof(uint16_t));
     CARVE(partial, RS_BIN_PIX);
+    CARVE(smode, RS_BIN_PIX);
+    CARVE(ucol, RS_BIN_PIX * 3 * sizeof(float));
+    CARVE(scol, RS_BIN_PIX * RS_NS * 3 * sizeof(float));
 #undef CARVE
 }
 
@@ -232,13 +237,72 @@ typedef struct bin {
     int nfull;               /* pixels whose samples are all opaque */
 } bin;
 
+/* Per-sample colours. A pixel needs them only when its samples saw different colours in
+ * different proportions. Until then it is one of two exact cases: every fragment so far
+ * covered all its samples (the samples are identical, whatever the colours: SM_SAME), or
+ * every fragment had the first one's colour (each sample is that colour times its
+ * opacity). When neither holds any more, the colour of every sample is kept from then on
+ * (scol, SM_ON), starting from what the exact case gave each sample so far. */
+enum { SM_ON = 1, SM_MIXED = 2, SM_SAME = 4 };
+
+static void straight(const float c[4], float u[3])
+{
+    float inv = c[3] > 0.0f ? 1.0f / c[3] : 0.0f;
+    for (int k = 0; k < 3; k++) u[k] = c[k] * inv;
+}
+
+static void enter_sample_mode(rs_scratch *s, int p)
+{
+    float *sc = s->scol + (size_t)RS_NS * 3 * (size_t)p;
+    if (s->smode[p] & SM_SAME) { /* identical samples: each is the pixel's colour */
+        const float *acc = s->acc + 4 * p;
+        for (int k = 0; k < RS_NS; k++)
+            for (int j = 0; j < 3; j++) sc[3 * k + j] = acc[j];
+    } else { /* one colour: times each sample's opacity */
+        const float *u = s->ucol + 3 * p;
+        unsigned fl = s->filled[p];
+        const float *tr = s->trans + RS_NS * p;
+        for (int k = 0; k < RS_NS; k++) {
+            float a = s->partial[p] ? 1.0f - tr[k] : (float)((fl >> k) & 1u);
+            for (int j = 0; j < 3; j++) sc[3 * k + j] = u[j] * a;
+        }
+    }
+    s->smode[p] = SM_ON;
+}
+
 /* Resolve one fragment: mask m of pixel p, premultiplied colour c, depth d. */
 static void apply(bin *b, int p, uint16_t m, const float c[4], float d)
 {
     rs_scratch *s = b->s;
     m &= (uint16_t)~s->filled[p];
     if (!m) return;
-    if (!s->cov[p]) s->depth[p] = d;
+    bool all = m == PV_RASTER_MASK_FULL; /* every sample, none of them opaque yet */
+    if (!s->cov[p]) {
+        s->depth[p] = d;
+        straight(c, s->ucol + 3 * p);
+        s->smode[p] = all ? SM_SAME : 0;
+    } else if (!(s->smode[p] & SM_ON)) {
+        unsigned sm = s->smode[p];
+        if (!(sm & SM_MIXED) && c[3] > 0.0f) {
+            float u[3];
+            straight(c, u);
+            const float *u0 = s->ucol + 3 * p;
+            float du = fmaxf(fabsf(u[0] - u0[0]), fmaxf(fabsf(u[1] - u0[1]), fabsf(u[2] - u0[2])));
+            if (du > PV_RICH_EPS) sm |= SM_MIXED;
+        }
+        s->smode[p] = (uint8_t)sm;
+        if ((sm & SM_MIXED) && !((sm & SM_SAME) && all)) enter_sample_mode(s, p);
+        else if (!all) s->smode[p] = (uint8_t)(sm & ~(unsigned)SM_SAME);
+    }
+    if (s->smode[p] & SM_ON) { /* before the transmittances change */
+        float *sc = s->scol + (size_t)RS_NS * 3 * (size_t)p;
+        const float *tr = s->trans + RS_NS * p;
+        for (int k = 0; k < RS_NS; k++) {
+            if (!((m >> k) & 1u)) continue;
+            float t = s->partial[p] ? tr[k] : 1.0f;
+            for (int j = 0; j < 3; j++) sc[3 * k + j] += t * c[j];
+        }
+    }
     s->cov[p] |= m;
     float *acc = s->acc + 4 * p;
     bool opaque = c[3] >= 1.0f;
@@ -562,6 +626,7 @@ static void bin_reset(bin *b)
     memset(s->filled, 0, RS_BIN_PIX * sizeof(uint16_t));
     memset(s->cov, 0, RS_BIN_PIX * sizeof(uint16_t));
     memset(s->partial, 0, RS_BIN_PIX);
+    memset(s->smode, 0, RS_BIN_PIX);
     for (int i = 0; i < RS_BIN_PIX; i++) s->depth[i] = INFINITY;
     b->nfull = 0;
 }
@@ -582,10 +647,32 @@ static void sample_cover(const rs_scratch *s, int p, uint8_t *out)
     }
 }
 
+/* Keep the per-sample colours of tile pixel i when the one-colour model misses them.
+ * Bins run in parallel: the entry is taken with an atomic count; past the tile's
+ * capacity the bin is marked short, and drawn again once the tile has room. */
+static void store_rich(pv_tile *t, size_t i, const float *sc, uint8_t *short_flag)
+{
+    pv_rich r;
+    if (!pv_rich_from_samples(t->rgba + 4 * i, t->cover + RS_NS * i,
+                              (const float(*)[3])sc, &r))
+        return;
+    size_t k;
+#pragma omp atomic capture
+    k = t->rich_n++;
+    if (k < t->rich_cap) {
+        t->rich_px[k] = r;
+        t->rich[i] = (uint32_t)(k + 1u);
+    } else {
+        *short_flag = 1;
+    }
+}
+
 static void bin_store(const rs_frame *f, const bin *b)
 {
     pv_tile *t = f->tile;
     const rs_scratch *s = b->s;
+    size_t bi = (size_t)((b->by0 - t->y0) / RS_BIN) * (size_t)f->nbx +
+                (size_t)((b->bx0 - t->x0) / RS_BIN);
     for (int y = 0; y < b->bh; y++) {
         size_t row = (size_t)(b->by0 - t->y0 + y) * (size_t)t->w + (size_t)(b->bx0 - t->x0);
         for (int x = 0; x < b->bw; x++) {
@@ -594,10 +681,13 @@ static void bin_store(const rs_frame *f, const bin *b)
             memcpy(t->rgba + 4 * i, s->acc + 4 * p, 4 * sizeof(float));
             t->mask[i] = s->cov[p];
             t->depth[i] = s->depth[p];
+            t->rich[i] = 0;
             if (s->cov[p])
                 sample_cover(s, p, t->cover + RS_NS * i);
             else
                 memset(t->cover + RS_NS * i, 0, RS_NS);
+            if (s->smode[p] & SM_ON)
+                store_rich(t, i, s->scol + (size_t)RS_NS * 3 * (size_t)p, &f->bin_short[bi]);
         }
     }
 }

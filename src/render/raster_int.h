@@ -192,6 +192,7 @@ typedef struct rs_frame {
     const size_t *tri_start;     /* nbins+1 offsets into tri_list */
     const uint32_t *tri_list;
     size_t frag_capacity;
+    uint8_t *bin_short;          /* nbins: the bin found no room for per-sample colours */
 } rs_frame;
 
 static inline uint32_t rs_rank(const rs_frame *f, uint32_t p)
@@ -217,6 +218,9 @@ typedef struct rs_scratch {
     uint16_t *filled;        /* samples already opaque */
     uint16_t *cov;           /* samples that received anything */
     uint8_t *partial;        /* trans[] is in use for the pixel */
+    uint8_t *smode;          /* scol[] is in use for the pixel (its samples' colours differ) */
+    float *ucol;             /* RS_BIN_PIX x 3: straight colour of the pixel's first fragment */
+    float *scol;             /* RS_BIN_PIX x RS_NS x 3: premultiplied colour of each sample */
     float *depth;            /* nearest depth */
     uint32_t *fstart;        /* RS_BIN_PIX + 1: fragments of pixel p in frag[fstart[p]..] */
     uint32_t *fcur;          /* next fragment of pixel p to resolve */

@@ -35,7 +35,8 @@ pv_tile *pv_tile_create(pv_ctx *ctx, int canvas_w, int canvas_h, int x0, int y0,
     t->mask = t->rgba ? pv_calloc(ctx, n ? n : 1, sizeof(uint16_t)) : NULL;
     t->cover = t->mask ? pv_calloc(ctx, n ? n : 1, PV_RASTER_SAMPLES) : NULL;
     t->depth = t->cover ? pv_calloc(ctx, n ? n : 1, sizeof(float)) : NULL;
-    if (!t->depth) {
+    t->rich = t->depth ? pv_calloc(ctx, n ? n : 1, sizeof(uint32_t)) : NULL;
+    if (!t->rich) {
         pv_tile_destroy(ctx, t);
         return NULL;
     }
@@ -54,6 +55,8 @@ void pv_tile_destroy(pv_ctx *ctx, pv_tile *t)
     pv_free(ctx, t->mask, n * sizeof(uint16_t));
     pv_free(ctx, t->cover, n * PV_RASTER_SAMPLES);
     pv_free(ctx, t->depth, n * sizeof(float));
+    pv_free(ctx, t->rich, n * sizeof(uint32_t));
+    pv_free(ctx, t->rich_px, t->rich_cap * sizeof(pv_rich));
     pv_free(ctx, t, sizeof *t);
 }
 
@@ -67,9 +70,92 @@ void pv_tile_clear(pv_tile *t)
             memset(t->mask + i, 0, w * sizeof(uint16_t));
             memset(t->cover + PV_RASTER_SAMPLES * i, 0, w * PV_RASTER_SAMPLES);
             for (size_t x = 0; x < w; x++) t->depth[i + x] = INFINITY;
+            if (t->rich_n) memset(t->rich + i, 0, w * sizeof(uint32_t));
         }
     }
+    t->rich_n = 0;
     t->dx0 = t->dy0 = t->dx1 = t->dy1 = 0;
+}
+
+/* ---- per-sample colours ---------------------------------------------------------------- */
+
+bool pv_tile_reserve_rich(pv_ctx *ctx, pv_tile *t, size_t n)
+{
+    if (n <= t->rich_cap) return true;
+    if (n > UINT32_MAX - 1u) {
+        pv_err(ctx, PV_ENOMEM, "out of memory: %zu per-sample pixels in one tile", n);
+        return false;
+    }
+    return PV_GROW(ctx, t->rich_px, t->rich_cap, n);
+}
+
+bool pv_tile_set_rich(pv_ctx *ctx, pv_tile *t, size_t i, const pv_rich *r)
+{
+    if (!r) {
+        t->rich[i] = 0; /* its entry stays unused until the tile is cleared */
+        return true;
+    }
+    if (t->rich[i]) {
+        t->rich_px[t->rich[i] - 1u] = *r;
+        return true;
+    }
+    if (!pv_tile_reserve_rich(ctx, t, t->rich_n + 1)) return false;
+    t->rich_px[t->rich_n++] = *r;
+    t->rich[i] = (uint32_t)t->rich_n;
+    return true;
+}
+
+bool pv_rich_from_samples(const float rgba[4], const uint8_t cover[PV_RASTER_SAMPLES],
+                          const float c[PV_RASTER_SAMPLES][3], pv_rich *out)
+{
+    enum { S = PV_RASTER_SAMPLES };
+    float u[3] = {0.0f, 0.0f, 0.0f}; /* straight colour of the one-colour model */
+    if (rgba[3] > 0.0f)
+        for (int k = 0; k < 3; k++) u[k] = rgba[k] / rgba[3];
+    float dev = 0.0f;
+    for (int s = 0; s < S; s++) {
+        float a = (float)cover[s] * (1.0f / 255.0f);
+        for (int k = 0; k < 3; k++) {
+            float d = fabsf(c[s][k] - u[k] * a);
+            if (d > dev) dev = d;
+        }
+    }
+    if (!(dev > PV_RICH_EPS)) return false;
+    for (int s = 0; s < S; s++) {
+        for (int k = 0; k < 3; k++) {
+            float v = c[s][k] * 255.0f + 0.5f;
+            out->rgb[s][k] = (uint8_t)(v <= 0.0f ? 0 : v >= 255.0f ? 255 : (int)v);
+        }
+    }
+    return true;
+}
+
+pv_status pv_tile_copy_into(pv_ctx *ctx, pv_tile *dst, const pv_tile *src)
+{
+    if (dst->canvas_w != src->canvas_w || dst->canvas_h != src->canvas_h ||
+        src->x0 < dst->x0 || src->y0 < dst->y0 || src->x0 + src->w > dst->x0 + dst->w ||
+        src->y0 + src->h > dst->y0 + dst->h)
+        return pv_err(ctx, PV_ERANGE, "tile %dx%d at (%d,%d) does not fit in tile %dx%d at (%d,%d)",
+                      src->w, src->h, src->x0, src->y0, dst->w, dst->h, dst->x0, dst->y0);
+    size_t base = dst->rich_n;
+    if (src->rich_n && !pv_tile_reserve_rich(ctx, dst, base + src->rich_n))
+        return ctx->err_code;
+    if (src->rich_n) memcpy(dst->rich_px + base, src->rich_px, src->rich_n * sizeof(pv_rich));
+    dst->rich_n = base + src->rich_n;
+    size_t w = (size_t)src->w;
+    for (int y = 0; y < src->h; y++) {
+        size_t d = (size_t)(src->y0 - dst->y0 + y) * (size_t)dst->w + (size_t)(src->x0 - dst->x0);
+        size_t s = (size_t)y * w;
+        memcpy(dst->rgba + 4 * d, src->rgba + 4 * s, w * 4 * sizeof(float));
+        memcpy(dst->mask + d, src->mask + s, w * sizeof(uint16_t));
+        memcpy(dst->cover + PV_RASTER_SAMPLES * d, src->cover + PV_RASTER_SAMPLES * s,
+               w * PV_RASTER_SAMPLES);
+        memcpy(dst->depth + d, src->depth + s, w * sizeof(float));
+        for (size_t x = 0; x < w; x++)
+            dst->rich[d + x] = src->rich[s + x] ? src->rich[s + x] + (uint32_t)base : 0u;
+    }
+    pv_tile_touch(dst, src->x0, src->y0, src->x0 + src->w, src->y0 + src->h);
+    return PV_OK;
 }
 
 void pv_tile_touch(pv_tile *t, int x0, int y0, int x1, int y1)

@@ -275,7 +275,8 @@ static void draw_facet(iso_draw *D, const pv_iso_poly *p)
     /* edges soft (exact sample coverage: see the file comment), except edges lying in a
      * plane this rank's slab shares with a neighbour: there the facets of the two ranks
      * meet, and a hard edge gives each pixel wholly to one of them, so no pixel is split
-     * between two tiles (a split pixel composites only approximately, composite.h).
+     * between two tiles (a split pixel composites exactly only through its per-sample
+     * colours, composite.h, which cost bytes on the wire).
      * Only for opaque facets: where facets are small, a hard edge may also cover samples
      * of the neighbour's next facets, which an opaque surface hides but a transparent one
      * would blend twice. */

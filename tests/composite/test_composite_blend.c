@@ -6,10 +6,17 @@
  *   - a front of uneven opacity: the back is weighed sample by sample;
  *   - one side empty: the other passes unchanged; out may alias either input;
  *   - flatten: background, scene and foreground (cairo ARGB32 and float layers) rounded
- *     once to 8 bits, RGB and straight-alpha RGBA; a scene tile smaller than the canvas.
+ *     once to 8 bits, RGB and straight-alpha RGBA; a scene tile smaller than the canvas;
+ *   - a seam: a transparent surface whose two parts lie in two slabs, over other surfaces
+ *     in the back slab. Blending the two slabs' tiles pixel by pixel (pv_composite_into)
+ *     gives the picture of one render of everything within one level, thanks to the back
+ *     tile's per-sample colours; without them the seam pixels are off by more than 2.
  */
 #include "pv_test.h"
 #include "pvox/composite.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #define S PV_RASTER_SAMPLES
 
@@ -119,11 +126,93 @@ static void test_flatten(void)
     PV_CHECK_EQ(out[4], 38);  /* 0.6 * 0.25 = 0.15 -> 38.25 */
 }
 
+static void poly(pv_ctx *ctx, pv_raster *r, int n, const float *xy, float z, pv_rgba8 c,
+                 uint64_t order)
+{
+    float x[8], y[8], d[8];
+    for (int k = 0; k < n; k++) x[k] = xy[2 * k], y[k] = xy[2 * k + 1], d[k] = z;
+    PV_CHECK_EQ(pv_raster_add_polygon(ctx, r, n, x, y, d, NULL, 0, c, order), PV_OK);
+}
+
+/* 8-bit RGB over black of a whole-canvas tile */
+static void flat_rgb(const pv_tile *t, uint8_t *out)
+{
+    pv_composite_flatten(t, NULL, NULL, 3, out, (size_t)t->canvas_w * 3);
+}
+
+static void test_seam(void)
+{
+    enum { CW = 64, CH = 48 };
+    pv_options opt;
+    pv_options_default(&opt);
+    pv_ctx *ctx = pv_ctx_create(MPI_COMM_WORLD, &opt);
+    /* a slanted seam line shared by the surface's two parts (the same vertices, opposite
+     * directions: its samples are split between them) */
+    const float front[8] = {-1, -1, 20.3f, -1, 38.1f, 49, -1, 49};
+    const float back[8] = {20.3f, -1, 65, -1, 65, 49, 38.1f, 49};
+    const float yellow[6] = {10, 5, 60, 20, 15, 45};
+    const float ground[8] = {-1, -1, 65, -1, 65, 49, -1, 49};
+    const pv_rgba8 red = {220, 30, 30, 128}, yel = {240, 220, 20, 150}, blue = {30, 90, 200, 255};
+    pv_raster *r = pv_raster_create(ctx, CW, CH);
+    pv_tile *tf = pv_tile_create(ctx, CW, CH, 0, 0, CW, CH);
+    pv_tile *tb = pv_tile_create(ctx, CW, CH, 0, 0, CW, CH);
+    pv_tile *one = pv_tile_create(ctx, CW, CH, 0, 0, CW, CH);
+    /* the front slab: the surface's left part */
+    poly(ctx, r, 4, front, 1, red, 1);
+    PV_CHECK_EQ(pv_raster_render(ctx, r, tf), PV_OK);
+    /* the back slab: its right part, then a transparent and an opaque surface behind */
+    pv_raster_clear(r);
+    poly(ctx, r, 4, back, 1.5f, red, 2);
+    poly(ctx, r, 3, yellow, 3, yel, 3);
+    poly(ctx, r, 4, ground, 5, blue, 4);
+    PV_CHECK_EQ(pv_raster_render(ctx, r, tb), PV_OK);
+    PV_CHECK(tb->rich_n > 0);
+    /* everything in one render */
+    poly(ctx, r, 4, front, 1, red, 1);
+    PV_CHECK_EQ(pv_raster_render(ctx, r, one), PV_OK);
+
+    static uint8_t a[CW * CH * 3], b[CW * CH * 3], c[CW * CH * 3];
+    flat_rgb(one, a);
+    /* the back tile once more, without its per-sample colours */
+    pv_tile *tb0 = pv_tile_create(ctx, CW, CH, 0, 0, CW, CH);
+    pv_tile_clear(tb0);
+    PV_CHECK_EQ(pv_tile_copy_into(ctx, tb0, tb), PV_OK);
+    for (size_t i = 0; i < (size_t)CW * CH; i++) {
+        const pv_rich *fr = pv_tile_rich(tf, i);
+        PV_CHECK(pv_composite_into(ctx, tb, i, tf->rgba + 4 * i, tf->cover + 16 * i, fr, true));
+        PV_CHECK(pv_tile_set_rich(ctx, tb0, i, NULL));
+        float o[4];
+        uint8_t oc[16];
+        pv_composite_over_px(tf->rgba + 4 * i, tf->cover + 16 * i, NULL, tb0->rgba + 4 * i,
+                             tb0->cover + 16 * i, NULL, o, oc, NULL);
+        memcpy(tb0->rgba + 4 * i, o, sizeof o);
+    }
+    flat_rgb(tb, b);
+    flat_rgb(tb0, c);
+    int worst = 0, worst0 = 0;
+    for (int i = 0; i < CW * CH * 3; i++) {
+        int d = abs((int)a[i] - (int)b[i]), d0 = abs((int)a[i] - (int)c[i]);
+        worst = d > worst ? d : worst;
+        worst0 = d0 > worst0 ? d0 : worst0;
+    }
+    printf("seam: largest difference %d with per-sample colours, %d without\n", worst, worst0);
+    PV_CHECK(worst <= 1);
+    PV_CHECK(worst0 > 2);
+    pv_tile_destroy(ctx, tb0);
+    pv_tile_destroy(ctx, one);
+    pv_tile_destroy(ctx, tb);
+    pv_tile_destroy(ctx, tf);
+    pv_raster_destroy(ctx, r);
+    PV_CHECK_EQ(ctx->mem_current, 0);
+    pv_ctx_destroy(ctx);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     test_over();
     test_flatten();
+    test_seam();
     MPI_Finalize();
     return pv_test_result("test_composite_blend");
 }

@@ -24,8 +24,8 @@
     picture.py sequence --pvox P --mpiexec M --np N [--threads 1,2] SCENE.gp ...
         Frame sequences: each scene writes <scene>_NN.png. At N ranks every frame must have
         the bytes of the same frame written by rank 0 (--frame-writer 0), whichever rank
-        wrote it; equal the 1-rank / 1-thread frame (tolerance as determinism) up to
-        --max-np-tolerance ranks; and the run's --stats must show frame f written by rank
+        wrote it; equal the 1-rank / 1-thread frame (tolerance as determinism); and the
+        run's --stats must show frame f written by rank
         f mod N, with the writer receiving at most two images' worth of compositor bytes.
     picture.py side --pvox P --out DIR SCENE.gp ...
         Review tool: DIR/<scene>_side.png = gnuplot pngcairo | pvox | difference.
@@ -365,8 +365,6 @@ def cmd_sequence(a):
                     print("FAIL %s np %d threads %d: written by rank %d, not the bytes rank 0 "
                           "writes" % (fr, a.np, nt, writer))
                     failed += 1
-                if a.np > a.max_np_tolerance:
-                    continue
                 g = read_rgb(os.path.join(work, fr))
                 r = read_rgb(os.path.join(ref, fr))
                 mx, nbad = compare(g, r, 2)
@@ -856,9 +854,6 @@ def main():
     ap.add_argument("--keep", default=os.environ.get("PV_PICTURE_KEEP"),
                     help="folder for failure images (default $PV_PICTURE_KEEP)")
     ap.add_argument("--timeout", type=int, default=120)
-    ap.add_argument("--max-np-tolerance", type=int, default=1 << 20,
-                    help="sequence: compare with the 1-rank frames only up to this many "
-                         "ranks (beyond, only with the frames rank 0 writes)")
     a = ap.parse_args()
     rc = load_imaging()
     if rc is not None:
