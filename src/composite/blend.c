@@ -47,9 +47,16 @@ static void sample_colours(const float px[4], const uint8_t *cv, const pv_rich *
     }
 }
 
-bool pv_composite_over_px(const float *f, const uint8_t *fc, const pv_rich *fr, const float *b,
-                          const uint8_t *bc, const pv_rich *br, float *o, uint8_t *oc,
-                          pv_rich *orich)
+#if defined(__GNUC__)
+#define BLEND_INLINE __attribute__((always_inline)) inline /* the n-pixel loop drops the
+                                                             per-sample paths (all NULL) */
+#else
+#define BLEND_INLINE inline
+#endif
+
+static BLEND_INLINE bool over_one(const float *f, const uint8_t *fc, const pv_rich *fr,
+                                  const float *b, const uint8_t *bc, const pv_rich *br,
+                                  float *o, uint8_t *oc, pv_rich *orich)
 {
     enum { S = PV_RASTER_SAMPLES };
     /* an empty side, or a front opaque on every sample (its alpha is 1, so the general
@@ -113,13 +120,20 @@ bool pv_composite_over_px(const float *f, const uint8_t *fc, const pv_rich *fr, 
     return rich;
 }
 
+bool pv_composite_over_px(const float *f, const uint8_t *fc, const pv_rich *fr, const float *b,
+                          const uint8_t *bc, const pv_rich *br, float *o, uint8_t *oc,
+                          pv_rich *orich)
+{
+    return over_one(f, fc, fr, b, bc, br, o, oc, orich);
+}
+
 void pv_composite_over(size_t n, const float *front, const uint8_t *front_cover,
                        const float *back, const uint8_t *back_cover, float *out,
                        uint8_t *out_cover)
 {
     enum { S = PV_RASTER_SAMPLES };
     for (size_t i = 0; i < n; i++)
-        pv_composite_over_px(front + 4 * i, front_cover + (size_t)S * i, NULL, back + 4 * i,
+        over_one(front + 4 * i, front_cover + (size_t)S * i, NULL, back + 4 * i,
                              back_cover + (size_t)S * i, NULL, out + 4 * i,
                              out_cover + (size_t)S * i, NULL);
 }
