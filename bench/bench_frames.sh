@@ -62,7 +62,7 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 
 # gnuplot 5.4's figures last measured on this machine (bench/README.md, "Frame sequences"),
 # printed with GNUPLOT=0: "wall_s peak_kib date"
-declare -A LAST_GNUPLOT=([a]="32.53 36876 2026-12-05" [b]="147.41 117840 2026-12-05")
+declare -A LAST_GNUPLOT=([a]="27.33 37192 2026-12-05" [b]="136.07 125792 2026-12-05")
 
 [ -x "$PVOX" ] || { echo "bench_frames: $PVOX not built" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench_frames: /usr/bin/time not found (apt-get install time)" >&2; exit 1; }
