@@ -13,7 +13,8 @@
  * cross a slab boundary are cut there by the rasteriser (raster.h "Slab cuts").
  *
  * Files: scene/elem.c (elements, rows, columns), scene/colormap.c (colours of items),
- * scene/voxpoints.c, scene/points.c, scene/pm3d.c (one per kind), scene/slab.c.
+ * scene/voxpoints.c, scene/points.c, scene/lines.c, scene/pm3d.c (one per kind),
+ * scene/slab.c.
  */
 #ifndef PVOX_SCENE_H
 #define PVOX_SCENE_H
@@ -32,6 +33,7 @@ typedef enum pv_scene_kind {
     PV_SCENE_POINTS,         /* data with points|dots */
     PV_SCENE_PM3D,           /* data with pm3d (a '++' sampled surface or gridded data) */
     PV_SCENE_ISO,            /* splot $grid with isosurface level L (drawn by pv_scene_iso) */
+    PV_SCENE_LINES,          /* data with lines|linespoints|impulses */
     PV_SCENE_SKIPPED         /* parsed, not drawn by this version: `why` says so */
 } pv_scene_kind;
 
@@ -121,7 +123,9 @@ typedef struct pv_scene_frame {
     const pv_view3d *view;   /* projects world coordinates to canvas pixels */
     const pv_scene_colors *colors;
     double zlo, zhi;         /* this rank's world-z slab (pv_scene_slab) */
-    double zmin, zmax;       /* the z axis range (pm3d's `clip z`) */
+    double xmin, xmax;       /* the x and y axis ranges (lines are clipped to the box) */
+    double ymin, ymax;
+    double zmin, zmax;       /* the z axis range (pm3d's `clip z`, lines) */
     double pointsize;        /* `set pointsize` (<= 0: 1) */
     double linewidth;        /* the terminal's linewidth (<= 0: 1) */
     double jitter;           /* `set jitter` spread in voxel spacings (0: off) */
@@ -155,6 +159,10 @@ pv_status pv_scene_draw_points(pv_ctx *ctx, const pv_scene_frame *F, const pv_sc
                                pv_raster *r);
 pv_status pv_scene_draw_pm3d(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                              pv_raster *r);
+/* Data with lines, linespoints or impulses (scene/lines.c): segments clipped to the axis
+ * box, cut at the slab planes by the raster. */
+pv_status pv_scene_draw_lines(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                              pv_raster *r);
 
 /* ---- voxel points (`splot $grid with points|dots above T`, GP-6) -------------------- */
 

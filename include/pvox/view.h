@@ -256,6 +256,7 @@ typedef enum pv_key_sample_kind {
     PV_KS_NONE = 0,          /* title only */
     PV_KS_POINT,             /* one point marker (points, dots, voxel points) */
     PV_KS_LINE,              /* a line of the sample length */
+    PV_KS_LINEPOINT,         /* that line with a point marker in its middle (linespoints) */
     PV_KS_BOX                /* a filled box (pm3d, isosurface) */
 } pv_key_sample_kind;
 

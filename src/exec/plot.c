@@ -16,6 +16,7 @@
 #include "gridcmd.h"
 #include "render.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,8 +364,17 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             double v = 0;
             st = num_value(I, c, ex, &v, NULL);
             if (rs && ex) rs->has_level = true, rs->level = v;
-        } else if (pv_cur_accept_word(c, "dt") || pv_cur_accept_word(c, "dasht$ype") ||
-                   pv_cur_accept_word(c, "ls") || pv_cur_accept_word(c, "lines$tyle") ||
+        } else if (pv_cur_accept_word(c, "dt") || pv_cur_accept_word(c, "dasht$ype")) {
+            /* lines are drawn solid: a dash type other than solid (1) is named once */
+            size_t off = pv_cur_offset(c);
+            const char *t = c->tl->src->text + off;
+            bool solid = pv_cur_accept_word(c, "solid") ||
+                         (t[0] == '1' && !isalnum((unsigned char)t[1]) && t[1] != '.');
+            if (!solid) st = num_arg(c);
+            else if (t[0] == '1') st = num_arg(c);
+            if (st == PV_OK && rs && ex && !solid)
+                pv_plot_warn_skip(I, c->tl->src, off, "a dash type (`dt`)", ": lines are solid");
+        } else if (pv_cur_accept_word(c, "ls") || pv_cur_accept_word(c, "lines$tyle") ||
                    pv_cur_accept_word(c, "pn") || pv_cur_accept_word(c, "pointn$umber")) {
             st = num_arg(c);
         } else if (pv_cur_is_word(c, "above") || pv_cur_is_word(c, "below")) {
@@ -508,6 +518,9 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     if (implicit) re->kind = PV_SCENE_PM3D;
     else if (rs->style == PV_STYLE_POINTS || rs->style == PV_STYLE_DOTS) re->kind = PV_SCENE_POINTS;
     else if (rs->style == PV_STYLE_PM3D) re->kind = PV_SCENE_PM3D;
+    else if (rs->style == PV_STYLE_LINES || rs->style == PV_STYLE_LINESPOINTS ||
+             rs->style == PV_STYLE_IMPULSES)
+        re->kind = PV_SCENE_LINES;
     else {
         re->kind = PV_SCENE_SKIPPED;
         re->why = has_style ? style_warning_name(style) : default_style_name(rs->style);
@@ -553,12 +566,16 @@ static pv_status add_implicit_surface(pv_interp *I, plot_state *ps, const char *
     e->title = pm->title;
     pm->title = NULL;
     ps->nre++;
-    if (own != PV_STYLE_POINTS && own != PV_STYLE_DOTS) {
+    if (own == PV_STYLE_POINTS || own == PV_STYLE_DOTS) {
+        e->kind = PV_SCENE_POINTS;
+    } else if (own == PV_STYLE_LINES || own == PV_STYLE_LINESPOINTS ||
+               own == PV_STYLE_IMPULSES) {
+        e->kind = PV_SCENE_LINES;
+    } else {
         e->kind = PV_SCENE_SKIPPED;
         e->why = style ? style_warning_name(style) : default_style_name(own);
         return PV_OK;
     }
-    e->kind = PV_SCENE_POINTS;
     size_t r = 0;
     for (size_t k = 0; k < pm->nscan; k++) {
         for (; r < pm->scan[k]; r++) {

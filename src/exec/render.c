@@ -98,7 +98,9 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
             if (el->st.lp.lc.kind == PV_COLOR_PALETTE_Z) fr->uses_palette = true;
             continue;
         }
-        if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_PM3D) continue;
+        if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_PM3D &&
+            el->kind != PV_SCENE_LINES)
+            continue;
         if (pv_scene_feeds_cb(el)) fr->uses_palette = true;
         for (size_t r = 0; r < el->nrows; r++) {
             const double *v = el->vals + r * (size_t)el->ncols;
@@ -257,7 +259,9 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                 ke->box_border = true;
                 ke->border_argb = ke->argb;
             } else {
-                ke->sample = PV_KS_POINT;
+                ke->sample = el->kind != PV_SCENE_LINES            ? PV_KS_POINT
+                             : el->st.style == PV_STYLE_LINESPOINTS ? PV_KS_LINEPOINT
+                                                                    : PV_KS_LINE;
                 ke->pt = el->st.style == PV_STYLE_DOTS ? 0
                          : el->st.lp.pt >= 0 ? el->st.lp.pt : el->st.lp.pt == -2 ? el->number : -1;
                 ke->ps = el->st.lp.ps > 0 ? el->st.lp.ps : 1.0;
@@ -651,6 +655,8 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     SF.view = &F.view;
     SF.colors = &C;
     pv_scene_slab(sg, fr.min[2], fr.max[2], ctx->nranks, ctx->rank, &SF.zlo, &SF.zhi);
+    SF.xmin = fr.min[0], SF.xmax = fr.max[0];
+    SF.ymin = fr.min[1], SF.ymax = fr.max[1];
     SF.zmin = fr.min[2], SF.zmax = fr.max[2];
     SF.pointsize = s->pointsize;
     SF.linewidth = s->term.linewidth;

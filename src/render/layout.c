@@ -417,7 +417,11 @@ static void key_sample(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
                        const pv_key_entry *e, int xl, int yl)
 {
     pv_fitem *it;
+    if (e->sample == PV_KS_LINEPOINT) /* the line, then the point over it */
+        add_line(f, PV_FRAME_FRONT, xl + k->sample_left, yl, xl + k->sample_right, yl, e->argb,
+                 e->lw > 0 ? e->lw : 1.0);
     switch (e->sample) {
+    case PV_KS_LINEPOINT:
     case PV_KS_POINT:
         it = add_item(f, PV_FI_POINT, PV_FRAME_FRONT);
         if (!it) return;

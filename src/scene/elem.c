@@ -53,7 +53,7 @@ pv_scene_cols pv_scene_columns(const pv_scene_elem *e)
 {
     pv_scene_cols k = {-1, -1, -1};
     int next = 3;
-    if (e->kind == PV_SCENE_POINTS) {
+    if (e->kind == PV_SCENE_POINTS || e->kind == PV_SCENE_LINES) {
         if (e->st.lp.ps == -2) k.ps = next++;
         if (e->st.lp.pt == -3) k.pt = next++;
         if (color_is_variable(&e->st.lp.lc) ||
@@ -71,5 +71,6 @@ pv_scene_cols pv_scene_columns(const pv_scene_elem *e)
 bool pv_scene_feeds_cb(const pv_scene_elem *e)
 {
     return e->kind == PV_SCENE_PM3D ||
-           (e->kind == PV_SCENE_POINTS && e->st.lp.lc.kind == PV_COLOR_PALETTE_Z);
+           ((e->kind == PV_SCENE_POINTS || e->kind == PV_SCENE_LINES) &&
+            e->st.lp.lc.kind == PV_COLOR_PALETTE_Z);
 }

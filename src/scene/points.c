@@ -24,6 +24,12 @@ uint32_t pv_scene_marker(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_el
 pv_status pv_scene_draw_points(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                                pv_raster *r)
 {
+    return pv_scene_draw_points_from(ctx, F, e, r, 0);
+}
+
+pv_status pv_scene_draw_points_from(pv_ctx *ctx, const pv_scene_frame *F,
+                                    const pv_scene_elem *e, pv_raster *r, uint64_t item0)
+{
     pv_scene_cols kc = pv_scene_columns(e);
     double ps0 = e->st.lp.ps > 0 ? e->st.lp.ps : 1.0;
     bool per_row = kc.ps >= 0 || kc.pt >= 0;
@@ -32,7 +38,7 @@ pv_status pv_scene_draw_points(pv_ctx *ctx, const pv_scene_frame *F, const pv_sc
     size_t bytes = PV_SCENE_CHUNK * sizeof(pv_raster_point);
     pv_raster_point *buf = pv_alloc(ctx, bytes);
     if (!buf) return ctx->err_code;
-    uint64_t base = PV_SCENE_ORDER(e->number, 0);
+    uint64_t base = PV_SCENE_ORDER(e->number, item0);
     pv_status st = PV_OK;
     size_t nb = 0;
     for (size_t i = 0; i < e->nrows && st == PV_OK; i++) {

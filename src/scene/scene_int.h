@@ -12,6 +12,11 @@
 uint32_t pv_scene_marker(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e, int pt,
                          double ps, pv_raster *r);
 
+/* Data points with item numbers from item0 (row i is item item0 + i): linespoints puts
+ * its points after its lines. */
+pv_status pv_scene_draw_points_from(pv_ctx *ctx, const pv_scene_frame *F,
+                                    const pv_scene_elem *e, pv_raster *r, uint64_t item0);
+
 /* c shaded by `set pm3d lighting` (F->light; c itself when it is off) for a polygon whose
  * vertices v[0..nv) are in the coordinates gnuplot lights that kind by: view coordinates
  * for isosurface facets, user coordinates for pm3d quads (GP-7.6). Alpha is kept. */

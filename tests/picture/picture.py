@@ -21,6 +21,8 @@
                      (blended over white with its fill-opacity) within 3 levels
           counts     as many markers (connected blobs of coloured ink) as svg point
                      markers, each within 1 px, with the svg colour (and opacity) within 3
+          lines      red and blue data lines: every straight piece of the svg's paths has
+                     ink of its colour along it within 1 px, as wide as gnuplot's PNG's
     picture.py sequence --pvox P --mpiexec M --np N [--threads 1,2] SCENE.gp ...
         Frame sequences: each scene writes <scene>_NN.png. At N ranks every frame must have
         the bytes of the same frame written by rank 0 (--frame-writer 0), whichever rank
@@ -566,15 +568,23 @@ def match(points, found):
     return pairs, len(used) == len(points)
 
 
-def line_offset(img, x0, y0, x1, y1):
-    """Median signed distance of the dark ink near the segment from the segment itself (PNG
-    pixels), sampled across its middle 60%; None if no ink was found."""
-    dark = 255.0 - img.mean(axis=2)
+def line_offset(img, x0, y0, x1, y1, ink=None):
+    """Median signed distance of the dark ink (or of `ink`, an image of weights 0..255) near
+    the segment from the segment itself (PNG pixels), sampled across its middle 60%; None
+    if no ink was found."""
+    prof = line_profile(img, x0, y0, x1, y1, ink)
+    return None if prof is None else prof[0]
+
+
+def line_profile(img, x0, y0, x1, y1, ink=None):
+    """(median offset, median width) of the ink across the segment's middle 60%: the
+    width is the ink summed across the line per pixel of length, in pixels of full ink."""
+    dark = 255.0 - img.mean(axis=2) if ink is None else ink.astype(float)
     h, w = dark.shape
     L = math.hypot(x1 - x0, y1 - y0)
     ux, uy = (x1 - x0) / L, (y1 - y0) / L
     nx, ny = -uy, ux
-    offs = []
+    offs, widths = [], []
     steps = max(4, int(L / 3))
     for i in range(steps + 1):
         t = 0.2 + 0.6 * i / steps
@@ -592,10 +602,12 @@ def line_offset(img, x0, y0, x1, y1):
                 wsum += dark[yy, xx]
         if wsum > 0:
             offs.append(acc / wsum)
+            widths.append(wsum / 255.0 / 1.5)  # the window is 1.5 px long
     if len(offs) < steps // 2:
         return None
     offs.sort()
-    return offs[len(offs) // 2]
+    widths.sort()
+    return offs[len(offs) // 2], widths[len(widths) // 2]
 
 
 # =====================================================================================
@@ -783,7 +795,68 @@ def check_counts(a, name, svg, sb, pngs):
     return bad
 
 
-CHECKS = {"positions": check_positions, "pm3d": check_pm3d, "counts": check_counts}
+RE_STROKE = re.compile(r"<path stroke='rgb\(\s*(\d+),\s*(\d+),\s*(\d+)\)'\s+d='([^']*)'")
+RE_MOVE = re.compile(r"([ML])([-\d.]+),([-\d.]+)")
+
+
+def svg_strokes(text, rgb, min_len):
+    """Straight pieces (x0, y0, x1, y1) of the svg paths stroked in colour rgb, at least
+    min_len svg pixels long."""
+    out = []
+    for m in RE_STROKE.finditer(text):
+        if tuple(int(m.group(k)) for k in (1, 2, 3)) != rgb:
+            continue
+        cur = None
+        for t in RE_MOVE.finditer(m.group(4)):
+            x, y = float(t.group(2)), float(t.group(3))
+            if t.group(1) == "L" and cur and math.hypot(x - cur[0], y - cur[1]) >= min_len:
+                out.append((cur[0], cur[1], x, y))
+            cur = (x, y)
+    return out
+
+
+def check_lines(a, name, svg, sb, pngs):
+    """Data lines of pure red and pure blue (no key): every straight piece of gnuplot's svg
+    path of that colour has ink of that colour along it in the PNG, its centre line within
+    1 px of the svg's and of gnuplot's own PNG, and about as wide as in gnuplot's PNG."""
+    bad = 0
+    for colour in ((255, 0, 0), (0, 0, 255)):
+        segs = svg_strokes(svg, colour, 12.0)
+        if not segs:
+            continue
+        ref = {}
+        for label, img, pb, limit in pngs:
+            ink = np.clip(colour_weight(img, colour), 0, 255)
+            worst = near = 0.0
+            ratio = []
+            for e in segs:
+                x0, y0 = svg_to_png(sb, pb, e[0], e[1])
+                x1, y1 = svg_to_png(sb, pb, e[2], e[3])
+                prof = line_profile(img, x0, y0, x1, y1, ink)
+                if prof is None:
+                    print("FAIL %s %s: no %s line along (%.1f,%.1f)-(%.1f,%.1f)" %
+                          (name, label, colour, x0, y0, x1, y1))
+                    bad += 1
+                    continue
+                worst = max(worst, abs(prof[0]))
+                if label == GNUPLOT_PNG:
+                    ref[e] = prof
+                elif e in ref:
+                    near = max(near, abs(prof[0] - ref[e][0]))
+                    ratio.append(prof[1] / ref[e][1] if ref[e][1] > 0 else 0.0)
+            ratio.sort()
+            width = ratio[len(ratio) // 2] if ratio else 1.0
+            ok = worst <= limit and near <= FAR_GNUPLOT_PNG and 0.7 <= width <= 1.4
+            print("%s %s %s: %d line pieces rgb%s, worst offset %.2f px (limit %.2g)%s" %
+                  ("ok  " if ok else "FAIL", name, label, len(segs), colour, worst, limit,
+                   "" if label == GNUPLOT_PNG else
+                   "; %.2f px from gnuplot's PNG, width %.2fx gnuplot's" % (near, width)))
+            bad += not ok
+    return bad
+
+
+CHECKS = {"positions": check_positions, "pm3d": check_pm3d, "counts": check_counts,
+          "lines": check_lines}
 
 
 def cmd_fidelity(a):
@@ -794,7 +867,7 @@ def cmd_fidelity(a):
     for spec in a.scenes:
         kind, _, path = spec.partition(":")
         if kind not in CHECKS:
-            raise RunError("unknown check %r (positions, pm3d, counts)" % kind)
+            raise RunError("unknown check %r (positions, pm3d, counts, lines)" % kind)
         items.append((kind, path))
     folder, scenes = scene_names([p for _, p in items])
     term = "pngcairo size %d,%d" % (w, h)
@@ -817,7 +890,7 @@ def fidelity_checks(a, work, items, scenes, w, h, term):
         gp_img = read_rgb(os.path.join(work, s + ".gnuplot.png"))
         # gnuplot's own PNG checks the checker (svg mapping, blob finding); pvox's layout
         # must equal pngcairo's, so both use gnuplot's pngcairo bounds
-        limit = {"positions": 1.0, "pm3d": 3.0, "counts": 1.0}[kind]
+        limit = {"positions": 1.0, "pm3d": 3.0, "counts": 1.0, "lines": 1.0}[kind]
         nbad = CHECKS[kind](a, s, svg, sb, [(GNUPLOT_PNG, gp_img, gb, limit),
                                             ("pvox", pvox_img, gb, limit)])
         bad += nbad

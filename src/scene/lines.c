@@ -1,0 +1,179 @@
+/*
+ * scene/lines: data drawn with lines, linespoints and impulses (`splot 'data' with
+ * lines`), as gnuplot 5.4 draws them:
+ *   - each scan line (a block of rows) is a polyline, broken at undefined rows;
+ *   - when every scan has the same number of points (a grid: '++' samples, a gridded
+ *     data file), the cross lines through the i-th point of every scan too;
+ *   - segments are clipped to the x, y and z ranges (in 3D, before projection);
+ *   - a segment's colour: `lc palette` takes the mean of its two ends' colour values
+ *     (z, or the colour column), `lc variable` / `lc rgb variable` its second end's;
+ *   - impulses go from z = 0 (or the nearer end of the z range when 0 is outside it)
+ *     to the point, clipped to the z range; points outside the x or y range draw none;
+ *   - linespoints adds the points (scene/points.c) over the lines.
+ * Segments are added whole with the world z of their ends: the raster cuts them at the
+ * rank's slab planes (raster.h "Slab cuts"), so a line crossing slabs is drawn once.
+ */
+#include "scene_int.h"
+
+#include <math.h>
+
+/* Clip the segment a-b to the box [lo, hi] (Liang-Barsky in 3D). False if nothing of it
+ * is inside. */
+static bool clip_segment(double a[3], double b[3], const double lo[3], const double hi[3])
+{
+    double t0 = 0.0, t1 = 1.0, d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    for (int k = 0; k < 3; k++) {
+        double p[2] = {-d[k], d[k]}, q[2] = {a[k] - lo[k], hi[k] - a[k]};
+        for (int s = 0; s < 2; s++) {
+            if (p[s] == 0.0) {
+                if (q[s] < 0.0) return false;
+                continue;
+            }
+            double t = q[s] / p[s];
+            if (p[s] < 0.0) {
+                if (t > t1) return false;
+                if (t > t0) t0 = t;
+            } else {
+                if (t < t0) return false;
+                if (t < t1) t1 = t;
+            }
+        }
+    }
+    double a0[3] = {a[0], a[1], a[2]};
+    for (int k = 0; k < 3; k++) {
+        a[k] = a0[k] + t0 * d[k];
+        b[k] = a0[k] + t1 * d[k];
+    }
+    return true;
+}
+
+typedef struct line_draw {
+    pv_ctx *ctx;
+    const pv_scene_frame *F;
+    const pv_scene_elem *e;
+    pv_scene_cols kc;
+    pv_raster *r;
+    float width;
+    double lo[3], hi[3];
+    uint64_t base;
+    pv_rgba8 fixed;          /* the colour when it does not vary by item */
+    bool varies;
+} line_draw;
+
+static bool finite3(const double *v)
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+/* The colour value of row v (palette: the colour column, else z) and its variable. */
+static double cval_of(const line_draw *D, const double *v)
+{
+    return D->kc.color >= 0 ? v[D->kc.color] : v[2];
+}
+
+static pv_status add_segment(line_draw *D, const double *pa, const double *pb,
+                             pv_rgba8 color, uint64_t item)
+{
+    double a[3] = {pa[0], pa[1], pa[2]}, b[3] = {pb[0], pb[1], pb[2]};
+    if (!clip_segment(a, b, D->lo, D->hi)) return PV_OK;
+    double ax, ay, ad, bx, by, bd;
+    pv_view_project(D->F->view, a[0], a[1], a[2], &ax, &ay, &ad);
+    pv_view_project(D->F->view, b[0], b[1], b[2], &bx, &by, &bd);
+    pv_raster_line l = {(float)ax, (float)ay, (float)ad, (float)bx, (float)by, (float)bd,
+                        D->width, color, D->base | item};
+    return pv_raster_add_line_cut(D->ctx, D->r, &l, a[2], b[2]);
+}
+
+/* The segment between rows i and j (j's colour for `variable`, the mean for palette). */
+static pv_status row_segment(line_draw *D, size_t i, size_t j, uint64_t item)
+{
+    const pv_scene_elem *e = D->e;
+    const double *u = e->vals + i * (size_t)e->ncols, *v = e->vals + j * (size_t)e->ncols;
+    if (!finite3(u) || !finite3(v)) return PV_OK;
+    pv_rgba8 c = D->fixed;
+    if (D->varies) {
+        double cu = cval_of(D, u), cv = cval_of(D, v);
+        double var = D->kc.color >= 0 ? v[D->kc.color] : (double)NAN;
+        c = pv_scene_item_color(D->F->colors, e, 0.5 * (cu + cv), var);
+    }
+    return add_segment(D, u, v, c, item);
+}
+
+/* Rows [first, end) of scan k. */
+static size_t scan_first(const pv_scene_elem *e, size_t k)
+{
+    return k == 0 ? 0 : e->scan[k - 1];
+}
+
+static bool is_grid(const pv_scene_elem *e)
+{
+    if (e->nscan < 2) return false;
+    size_t n = e->scan[0];
+    for (size_t k = 1; k < e->nscan; k++)
+        if (e->scan[k] - e->scan[k - 1] != n) return false;
+    return n > 0;
+}
+
+static pv_status draw_polylines(line_draw *D)
+{
+    const pv_scene_elem *e = D->e;
+    pv_status st = PV_OK;
+    /* item numbers: the scans' segments by their first row, then the cross lines after
+     * every row (distinct and the same on every rank) */
+    for (size_t k = 0; k < e->nscan && st == PV_OK; k++)
+        for (size_t i = scan_first(e, k); i + 1 < e->scan[k] && st == PV_OK; i++)
+            st = row_segment(D, i, i + 1, i);
+    if (st != PV_OK || !is_grid(e)) return st;
+    size_t n = e->scan[0];
+    for (size_t k = 0; k + 1 < e->nscan && st == PV_OK; k++)
+        for (size_t j = 0; j < n && st == PV_OK; j++)
+            st = row_segment(D, k * n + j, (k + 1) * n + j, e->nrows + k * n + j);
+    return st;
+}
+
+static pv_status draw_impulses(line_draw *D)
+{
+    const pv_scene_elem *e = D->e;
+    double base = 0.0;
+    if (base < D->lo[2]) base = D->lo[2];
+    if (base > D->hi[2]) base = D->hi[2];
+    pv_status st = PV_OK;
+    for (size_t i = 0; i < e->nrows && st == PV_OK; i++) {
+        const double *v = e->vals + i * (size_t)e->ncols;
+        if (!finite3(v)) continue;
+        if (v[0] < D->lo[0] || v[0] > D->hi[0] || v[1] < D->lo[1] || v[1] > D->hi[1]) continue;
+        double a[3] = {v[0], v[1], base};
+        pv_rgba8 c = D->fixed;
+        if (D->varies)
+            c = pv_scene_item_color(D->F->colors, e, cval_of(D, v),
+                                    D->kc.color >= 0 ? v[D->kc.color] : (double)NAN);
+        st = add_segment(D, a, v, c, i);
+    }
+    return st;
+}
+
+pv_status pv_scene_draw_lines(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                              pv_raster *r)
+{
+    line_draw D = {ctx, F, e, pv_scene_columns(e), r, 1.0f, {0}, {0}, 0, {0}, false};
+    double lw = e->st.lp.lw > 0 ? e->st.lp.lw : 1.0;
+    D.width = (float)(lw * (F->linewidth > 0 ? F->linewidth : 1.0));
+    if (D.width < 0.2f) D.width = 0.2f;
+    D.lo[0] = F->xmin, D.hi[0] = F->xmax;
+    D.lo[1] = F->ymin, D.hi[1] = F->ymax;
+    D.lo[2] = F->zmin, D.hi[2] = F->zmax;
+    for (int k = 0; k < 3; k++)
+        if (D.lo[k] > D.hi[k]) {
+            double t = D.lo[k];
+            D.lo[k] = D.hi[k], D.hi[k] = t;
+        }
+    /* lines first, then linespoints' points over them (larger order numbers) */
+    D.base = PV_SCENE_ORDER(e->number, 0);
+    pv_color_kind ck = e->st.lp.lc.kind;
+    D.varies = ck == PV_COLOR_PALETTE_Z || ck == PV_COLOR_VARIABLE || ck == PV_COLOR_RGB_VARIABLE;
+    if (!D.varies) D.fixed = pv_scene_item_color(F->colors, e, (double)NAN, (double)NAN);
+    pv_status st = e->st.style == PV_STYLE_IMPULSES ? draw_impulses(&D) : draw_polylines(&D);
+    if (st == PV_OK && e->st.style == PV_STYLE_LINESPOINTS)
+        st = pv_scene_draw_points_from(ctx, F, e, r, 2 * (uint64_t)e->nrows);
+    return st;
+}
