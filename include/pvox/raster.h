@@ -126,6 +126,11 @@ bool pv_tile_reserve_rich(pv_ctx *ctx, pv_tile *t, size_t n);
  * (same canvas; its rectangle must hold src's), per-sample colours included; grows
  * dst's dirty box. PV_ERANGE or PV_ENOMEM (recorded) on failure. */
 pv_status pv_tile_copy_into(pv_ctx *ctx, pv_tile *dst, const pv_tile *src);
+/* The premultiplied colour (0..1) of every sample of a pixel of premultiplied colour
+ * rgba and sample opacities cover: its per-sample colours r, or with r NULL the
+ * one-colour model (rgba / alpha times each sample's opacity). */
+void pv_rich_samples(const float rgba[4], const uint8_t cover[PV_RASTER_SAMPLES],
+                     const pv_rich *r, float c[PV_RASTER_SAMPLES][3]);
 /* Whether per-sample colours c (premultiplied, 0..1, per sample) differ from the
  * one-colour model of a pixel of premultiplied colour rgba and sample opacities cover by
  * more than PV_RICH_EPS; if so, writes them to *out (rounded to 8 bits). */

@@ -28,25 +28,6 @@ static inline void copy_px(float *o, uint8_t *oc, const float *src, const uint8_
     if (oc != srcc) memcpy(oc, srcc, PV_RASTER_SAMPLES);
 }
 
-/* The premultiplied colour of every sample of a pixel: its per-sample colours when it
- * has them, else its one colour times each sample's opacity. */
-static void sample_colours(const float px[4], const uint8_t *cv, const pv_rich *r,
-                           float c[PV_RASTER_SAMPLES][3])
-{
-    if (r) {
-        for (int s = 0; s < PV_RASTER_SAMPLES; s++)
-            for (int k = 0; k < 3; k++) c[s][k] = (float)r->rgb[s][k] * (1.0f / 255.0f);
-        return;
-    }
-    float u[3] = {0.0f, 0.0f, 0.0f};
-    if (px[3] > 0.0f)
-        for (int k = 0; k < 3; k++) u[k] = px[k] / px[3];
-    for (int s = 0; s < PV_RASTER_SAMPLES; s++) {
-        float a = (float)cv[s] * (1.0f / 255.0f);
-        for (int k = 0; k < 3; k++) c[s][k] = u[k] * a;
-    }
-}
-
 #if defined(__GNUC__)
 #define BLEND_INLINE __attribute__((always_inline)) inline /* the n-pixel loop drops the
                                                              per-sample paths (all NULL) */
@@ -107,8 +88,8 @@ static BLEND_INLINE bool over_one(const float *f, const uint8_t *fc, const pv_ri
     bool rich = false;
     if (orich) {
         float cf[S][3], cb[S][3], co[S][3];
-        sample_colours(f, fc, fr, cf);
-        sample_colours(b, bc, br, cb);
+        pv_rich_samples(f, fc, fr, cf);
+        pv_rich_samples(b, bc, br, cb);
         for (int k = 0; k < S; k++) {
             float t = (float)(255u - fc[k]) * (1.0f / 255.0f);
             for (int j = 0; j < 3; j++) co[k][j] = cf[k][j] + t * cb[k][j];
@@ -134,8 +115,8 @@ void pv_composite_over(size_t n, const float *front, const uint8_t *front_cover,
     enum { S = PV_RASTER_SAMPLES };
     for (size_t i = 0; i < n; i++)
         over_one(front + 4 * i, front_cover + (size_t)S * i, NULL, back + 4 * i,
-                             back_cover + (size_t)S * i, NULL, out + 4 * i,
-                             out_cover + (size_t)S * i, NULL);
+                 back_cover + (size_t)S * i, NULL, out + 4 * i, out_cover + (size_t)S * i,
+                 NULL);
 }
 
 bool pv_composite_into(pv_ctx *ctx, pv_tile *t, size_t i, const float *px, const uint8_t *cv,
@@ -147,8 +128,7 @@ bool pv_composite_into(pv_ctx *ctx, pv_tile *t, size_t i, const float *px, const
     pv_rich out;
     bool keep = front ? pv_composite_over_px(px, cv, rich, mine, mc, mr, mine, mc, &out)
                       : pv_composite_over_px(mine, mc, mr, px, cv, rich, mine, mc, &out);
-    if (!keep) return pv_tile_set_rich(ctx, t, i, NULL);
-    return pv_tile_set_rich(ctx, t, i, &out);
+    return pv_tile_set_rich(ctx, t, i, keep ? &out : NULL);
 }
 
 /* Premultiplied RGBA of pixel (x, y) of a layer, or 0 if the layer is absent. */

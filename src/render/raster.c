@@ -916,30 +916,31 @@ static pv_status run_bins(work *w, rs_frame *f, int nt, bool need_frags,
         if (f->flat_start[i + 1] > f->flat_start[i] || f->tri_start[i + 1] > f->tri_start[i])
             live[nlive++] = i;
     pv_tile *t = f->tile;
-    for (int pass = 0; pass < 2 && nlive > 0; pass++) {
+    const int *todo = live;
+    int ntodo = nlive;
+    for (int pass = 0; pass < 2 && ntodo > 0; pass++) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) default(none) \
-    shared(f, scr, live, nlive, nbx)
-        for (int k = 0; k < nlive; k++)
-            rs_bin_render(f, &scr[omp_get_thread_num()], live[k] % nbx, live[k] / nbx);
+    shared(f, scr, todo, ntodo, nbx)
+        for (int k = 0; k < ntodo; k++)
+            rs_bin_render(f, &scr[omp_get_thread_num()], todo[k] % nbx, todo[k] / nbx);
         if (t->rich_n <= t->rich_cap) break;
         /* bins that found no room for per-sample colours: make room for every entry
          * asked for (the room stays: the next frames reuse it) and draw them again; the
          * entries they stored the first time are left unused */
         size_t asked = t->rich_n, used = t->rich_cap;
-        if (!pv_tile_reserve_rich(w->ctx, t, used + asked)) return w->ctx->err_code;
+        int *redo = pass == 0 ? walloc(w, (size_t)ntodo, sizeof(int)) : NULL;
+        if (pass == 0 && (!redo || !pv_tile_reserve_rich(w->ctx, t, used + asked)))
+            return w->ctx->err_code;
         t->rich_n = used;
         int n = 0;
-        for (int k = 0; k < nlive; k++)
-            if (bin_short[live[k]]) live[n++] = live[k];
-        if (pass == 1 || n == 0)
+        for (int k = 0; redo && k < ntodo; k++)
+            if (bin_short[todo[k]]) redo[n++] = todo[k];
+        if (n == 0)
             return pv_err(w->ctx, PV_EINTERNAL, "raster: per-sample colours found no room");
         memset(bin_short, 0, (size_t)nbins);
-        nlive = n;
+        todo = redo;
+        ntodo = n;
     }
-    nlive = 0; /* the dirty box: every bin that received something */
-    for (int i = 0; i < nbins; i++)
-        if (f->flat_start[i + 1] > f->flat_start[i] || f->tri_start[i + 1] > f->tri_start[i])
-            live[nlive++] = i;
     for (int k = 0; k < nlive; k++) {
         int bx = t->x0 + (live[k] % nbx) * RS_BIN, by = t->y0 + (live[k] / nbx) * RS_BIN;
         pv_tile_touch(t, bx, by, bx + RS_BIN, by + RS_BIN);

@@ -105,18 +105,34 @@ bool pv_tile_set_rich(pv_ctx *ctx, pv_tile *t, size_t i, const pv_rich *r)
     return true;
 }
 
+void pv_rich_samples(const float rgba[4], const uint8_t cover[PV_RASTER_SAMPLES],
+                     const pv_rich *r, float c[PV_RASTER_SAMPLES][3])
+{
+    enum { S = PV_RASTER_SAMPLES };
+    if (r) {
+        for (int s = 0; s < S; s++)
+            for (int k = 0; k < 3; k++) c[s][k] = (float)r->rgb[s][k] * (1.0f / 255.0f);
+        return;
+    }
+    float u[3] = {0.0f, 0.0f, 0.0f}; /* the pixel's straight colour */
+    if (rgba[3] > 0.0f)
+        for (int k = 0; k < 3; k++) u[k] = rgba[k] / rgba[3];
+    for (int s = 0; s < S; s++) {
+        float a = (float)cover[s] * (1.0f / 255.0f);
+        for (int k = 0; k < 3; k++) c[s][k] = u[k] * a;
+    }
+}
+
 bool pv_rich_from_samples(const float rgba[4], const uint8_t cover[PV_RASTER_SAMPLES],
                           const float c[PV_RASTER_SAMPLES][3], pv_rich *out)
 {
     enum { S = PV_RASTER_SAMPLES };
-    float u[3] = {0.0f, 0.0f, 0.0f}; /* straight colour of the one-colour model */
-    if (rgba[3] > 0.0f)
-        for (int k = 0; k < 3; k++) u[k] = rgba[k] / rgba[3];
+    float model[S][3];
+    pv_rich_samples(rgba, cover, NULL, model);
     float dev = 0.0f;
     for (int s = 0; s < S; s++) {
-        float a = (float)cover[s] * (1.0f / 255.0f);
         for (int k = 0; k < 3; k++) {
-            float d = fabsf(c[s][k] - u[k] * a);
+            float d = fabsf(c[s][k] - model[s][k]);
             if (d > dev) dev = d;
         }
     }

@@ -65,7 +65,7 @@ static bool finite3(const double *v)
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
 
-/* The colour value of row v (palette: the colour column, else z) and its variable. */
+/* The colour value of row v: its colour column if it has one, else z. */
 static double cval_of(const line_draw *D, const double *v)
 {
     return D->kc.color >= 0 ? v[D->kc.color] : v[2];
