@@ -368,10 +368,9 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             /* lines are drawn solid: a dash type other than solid (1) is named once */
             size_t off = pv_cur_offset(c);
             const char *t = c->tl->src->text + off;
-            bool solid = pv_cur_accept_word(c, "solid") ||
-                         (t[0] == '1' && !isalnum((unsigned char)t[1]) && t[1] != '.');
-            if (!solid) st = num_arg(c);
-            else if (t[0] == '1') st = num_arg(c);
+            bool word = pv_cur_accept_word(c, "solid");
+            bool solid = word || (t[0] == '1' && !isalnum((unsigned char)t[1]) && t[1] != '.');
+            if (!word) st = num_arg(c);
             if (st == PV_OK && rs && ex && !solid)
                 pv_plot_warn_skip(I, c->tl->src, off, "a dash type (`dt`)", ": lines are solid");
         } else if (pv_cur_accept_word(c, "ls") || pv_cur_accept_word(c, "lines$tyle") ||
@@ -476,6 +475,20 @@ static pv_status collect_event(void *ud, pv_data_event ev, const pv_data_point *
     return pv_scene_add_row(cc->ctx, cc->e, pt->vals, pt->nvals);
 }
 
+/* The scene kind that draws data in style `st` (PV_SCENE_SKIPPED: not drawn). */
+static pv_scene_kind data_kind(pv_plot_style st)
+{
+    switch (st) {
+    case PV_STYLE_POINTS:
+    case PV_STYLE_DOTS: return PV_SCENE_POINTS;
+    case PV_STYLE_LINES:
+    case PV_STYLE_LINESPOINTS:
+    case PV_STYLE_IMPULSES: return PV_SCENE_LINES;
+    case PV_STYLE_PM3D: return PV_SCENE_PM3D;
+    default: return PV_SCENE_SKIPPED;
+    }
+}
+
 /* Classify a rendered splot element and gather its data. `style` is the style word
  * given with `with` (NULL: none). */
 static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, bool is_data,
@@ -515,14 +528,8 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     /* `set pm3d` (implicit): every data surface is also drawn as pm3d; its own style too
      * while `set surface` is on (the caller adds that element: implicit_surface) */
     bool implicit = I->set->pm3d.implicit && rs->style != PV_STYLE_PM3D;
-    if (implicit) re->kind = PV_SCENE_PM3D;
-    else if (rs->style == PV_STYLE_POINTS || rs->style == PV_STYLE_DOTS) re->kind = PV_SCENE_POINTS;
-    else if (rs->style == PV_STYLE_PM3D) re->kind = PV_SCENE_PM3D;
-    else if (rs->style == PV_STYLE_LINES || rs->style == PV_STYLE_LINESPOINTS ||
-             rs->style == PV_STYLE_IMPULSES)
-        re->kind = PV_SCENE_LINES;
-    else {
-        re->kind = PV_SCENE_SKIPPED;
+    re->kind = implicit ? PV_SCENE_PM3D : data_kind(rs->style);
+    if (re->kind == PV_SCENE_SKIPPED) {
         re->why = has_style ? style_warning_name(style) : default_style_name(rs->style);
         return PV_OK;
     }
@@ -566,13 +573,8 @@ static pv_status add_implicit_surface(pv_interp *I, plot_state *ps, const char *
     e->title = pm->title;
     pm->title = NULL;
     ps->nre++;
-    if (own == PV_STYLE_POINTS || own == PV_STYLE_DOTS) {
-        e->kind = PV_SCENE_POINTS;
-    } else if (own == PV_STYLE_LINES || own == PV_STYLE_LINESPOINTS ||
-               own == PV_STYLE_IMPULSES) {
-        e->kind = PV_SCENE_LINES;
-    } else {
-        e->kind = PV_SCENE_SKIPPED;
+    e->kind = data_kind(own);
+    if (e->kind == PV_SCENE_SKIPPED) {
         e->why = style ? style_warning_name(style) : default_style_name(own);
         return PV_OK;
     }
