@@ -107,6 +107,10 @@ typedef struct pv_scene_colors {
 
 /* The renderer's palette for `set palette` (the gradient is borrowed from sp). */
 void pv_scene_palette(const pv_palette *sp, pv_pal *p);
+
+/* gnuplot's pngcairo solid fill of density D < 1 without `transparent`: the colour moved
+ * toward white by 1 - D (D in whole percent), still opaque. Other fills: unchanged. */
+pv_rgba8 pv_scene_fill_lighten(const pv_fill *f, pv_rgba8 c);
 /* 0xAARRGGBB (AA = transparency) -> straight-alpha colour. */
 pv_rgba8 pv_scene_rgba(uint32_t argb);
 /* The colour of an element's item: `cval` is its colour value (voxel value, z or the
@@ -134,6 +138,8 @@ typedef struct pv_scene_frame {
     bool iso_mixed;          /* `set isosurface mixed` (default) / `triangles` */
     int iso_inside;          /* `insidecolor N` offset (default 1), 0 = `noinsidecolor` */
     const pv_light *light;   /* `set pm3d lighting` (NULL: unlit) */
+    int pm3d_interp[2];      /* `set pm3d interpolate n,m` (<= 1: the quads as given) */
+    bool pm3d_noclipcb;      /* `set pm3d noclipcb`: quads coloured outside cb are skipped */
     bool pm3d_border;        /* `set pm3d border`: outline each polygon */
     pv_rgba8 border_color;   /* its colour and width (pixels) */
     double border_width;

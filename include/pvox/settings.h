@@ -98,6 +98,7 @@ typedef struct pv_range {
 typedef struct pv_tics {
     bool on;                 /* tics drawn on this axis */
     bool mirror;             /* mirrored on the opposite border */
+    bool on_axis;            /* `axis`: tics on the zero axis instead of the border */
     bool outward;            /* `out` (default `in`) */
     bool has_incr;           /* `set xtics {start,} incr {,end}` given */
     double start, incr, end; /* with has_incr; start/end NaN when not given */
@@ -108,6 +109,30 @@ typedef struct pv_tics {
     double rotate;           /* label rotation in degrees (0 = not rotated) */
     char *font;              /* tic label font, NULL = terminal's */
 } pv_tics;
+
+/* Coordinate systems of a position (`first`, `graph`, `screen` ...). */
+typedef enum pv_coord_sys {
+    PV_SYS_FIRST = 0, PV_SYS_SECOND, PV_SYS_GRAPH, PV_SYS_SCREEN, PV_SYS_CHARACTER,
+    PV_SYS_POLAR             /* `polar theta, r`: x = r cos(theta), y = r sin(theta) */
+} pv_coord_sys;
+
+/* `set label`: one text label (tag order; gnuplot numbers new labels from the lowest
+ * free tag). */
+typedef struct pv_label {
+    int tag;
+    char *text;              /* owned, may be "" */
+    double at[3];            /* `at` position (default 0,0,0 first) */
+    pv_coord_sys sys[3];     /* a coordinate's system: the previous one's if not given */
+    int just;                /* 0 left (default), 1 centre, 2 right */
+    double rotate;           /* degrees counter-clockwise, 0 none */
+    char *font;              /* "name,size" or NULL (stored; drawn in the terminal font) */
+    pv_color tc;             /* text colour, default black */
+    bool front;              /* `front` (default `back`) */
+    bool point;              /* `point`: a marker at the position */
+    pv_lp point_lp;          /* its pt / ps / lc (gnuplot: pt 1, black) */
+    double offset[3];        /* `offset` in character units */
+    bool enhanced;           /* default true (stored) */
+} pv_label;
 
 /* A text element: title, axis labels. */
 typedef struct pv_text {
@@ -270,6 +295,25 @@ typedef struct pv_fill {
     pv_color border_color;   /* `border lc ...` / `border N` (PV_COLOR_LT) / default */
 } pv_fill;
 
+/* `set object N rectangle`: what pvox draws of gnuplot's objects (in 3D plots gnuplot
+ * draws rectangles given in screen coordinates only). */
+typedef enum pv_object_layer {
+    PV_OBJ_BEHIND = -1, PV_OBJ_BACK = 0, PV_OBJ_FRONT = 1, PV_OBJ_DEPTHORDER = 2
+} pv_object_layer;
+
+typedef struct pv_object {
+    int tag;
+    bool rectangle;          /* false: a circle, ellipse or polygon (stored, not drawn) */
+    bool centred;            /* `center|at P size W,H` (else `from P to Q`) */
+    double p1[3], p2[3];     /* from / to, or centre / size */
+    pv_coord_sys sys1[3], sys2[3];
+    pv_object_layer layer;   /* default back */
+    bool fill_given;         /* `fs ...` given, else gnuplot's rectangle style */
+    pv_fill fill;            /* default solid 1, border black */
+    pv_color fc;             /* fill colour (default the background) */
+    double lw;               /* border width, default 1 */
+} pv_object;
+
 /* set pm3d */
 typedef struct pv_pm3d {
     bool implicit;           /* any `set pm3d` makes it implicit (gnuplot), `explicit` not */
@@ -281,6 +325,7 @@ typedef struct pv_pm3d {
     bool lighting;           /* `lighting` */
     double primary, specular, spec2; /* defaults 0.5, 0.2, 0; clamped to [0,1] */
     int interp[2];           /* `interpolate n,m`, default 1,1 */
+    bool noclipcb;           /* `noclipcb`: quads coloured outside the cb range are skipped */
     pv_c2c corners2color;    /* default mean */
     bool clip_z;             /* `clip z` (default true); false = clip1in/clip4in */
     bool ftriangles;         /* stored */
@@ -312,6 +357,7 @@ struct pv_settings {
     pv_range range[PV_NAXES];/* x, y, z, cb, u, v, t (index = pv_axis) */
     pv_tics tics[4];         /* x, y, z, cb tics (index = pv_axis) */
     bool tics_front;         /* `set tics front` */
+    char *format_other[3];   /* `set format x2|y2|r` (stored, shown; NULL = "% h") */
 
     pv_view view;            /* set view */
 
@@ -325,8 +371,21 @@ struct pv_settings {
     pv_border_layer border_layer;   /* front (default) / back / behind */
     pv_lp border_lp;         /* lw / lc / lt / dt of the border (lc default black) */
 
+    /* set xzeroaxis / yzeroaxis / zzeroaxis / zeroaxis: a line through 0 along each axis,
+     * drawn with gnuplot's axis linetype (black dots) unless lt/lc/lw say otherwise */
+    struct {
+        bool on;
+        pv_lp lp;            /* lt 0 (not given): dotted; other lt: solid in their colour */
+    } zeroaxis[3];
+
     pv_key key;              /* set key */
     pv_text title;           /* set title */
+    pv_object *objects;      /* set object: nobjects, ascending tags */
+    int nobjects;
+    size_t objects_cap;
+    pv_label *labels;        /* set label: nlabels, ascending tags */
+    int nlabels;
+    size_t labels_cap;
     pv_text label[4];        /* label[PV_AX_X..PV_AX_CB]: xlabel ylabel zlabel cblabel */
     pv_palette palette;      /* set palette */
     pv_colorbox colorbox;    /* set colorbox */

@@ -101,13 +101,20 @@ typedef struct pv_pal {
     double gamma;            /* `gamma` (default 1.5): used by gray and cubehelix */
     bool negative;           /* `negative`: cb -> gray is reversed */
     int maxcolors;           /* 0 = continuous, else gray is quantised to n colours */
+    bool cb_log;             /* the colour axis is logarithmic (`set logscale cb`): gray
+                                follows log(cb) between log(cbmin) and log(cbmax) */
 } pv_pal;
 
 /* gnuplot's fresh-start palette: rgbformulae 7,5,15, RGB, positive, gamma 1.5. */
 void pv_pal_default(pv_pal *p);
 
-/* cb value -> gray in [0,1] (gnuplot's cb2gray): clamped to the cb range, reversed when
- * the palette is negative. NaN stays NaN. cbmin < cbmax expected. */
+/* Where `cb` lies along the colour axis [cbmin, cbmax], 0 at cbmin and 1 at cbmax, not
+ * clamped: linear, or in log(cb) when p->cb_log (then cb <= 0 gives -inf or NaN). */
+double pv_pal_cb_frac(const pv_pal *p, double cb, double cbmin, double cbmax);
+
+/* cb value -> gray in [0,1] (gnuplot's cb2gray): clamped to the cb range (so on a log
+ * axis a value <= 0 takes the bottom colour, as in gnuplot), reversed when the palette
+ * is negative. NaN stays NaN. cbmin < cbmax expected (both > 0 on a log axis). */
 double pv_pal_gray(const pv_pal *p, double cb, double cbmin, double cbmax);
 
 /* gray in [0,1] -> colour components in [0,1] (maxcolors quantisation included). */
@@ -137,7 +144,11 @@ typedef struct pv_tickaxis {
     bool tics;               /* the axis has tics (no tics: no extension either) */
     bool has_incr;           /* `set xtics {start,} incr {,end}` */
     double start, incr, end; /* with has_incr; start / end NaN when not given */
-    double step;             /* out (pv_ticks_setup): the tic step in use */
+    double log_base;         /* > 1: a logarithmic axis (`set logscale`, its base); the
+                                automatic step is then whole powers of the base and the
+                                range must be > 0. 0: linear */
+    double step;             /* out (pv_ticks_setup): the tic step in use (in powers of the
+                                base on a log axis) */
 } pv_tickaxis;
 
 /* gnuplot's automatic tic step for a range of length `range` (quantize_normal_tics with
@@ -151,13 +162,21 @@ bool pv_ticks_widen_empty(double *min, double *max);
 
 /* gnuplot's setup_tics: choose a->step (the increment of `set xtics incr`, else the
  * automatic step of the range) and round autoscaled, non-fixed ends outward to a
- * multiple of it. Call after the data range is known (and widened if empty). */
+ * multiple of it (on a log axis: to whole powers of the base, as gnuplot extends the
+ * x, y and z axes; pass fix_min/fix_max for the colour axis, which gnuplot leaves at
+ * the data). Call after the data range is known (and widened if empty). */
 void pv_ticks_setup(pv_tickaxis *a);
 
 /* The tic positions in [min,max] (with gnuplot's 1% tolerance), ascending, values near
  * zero snapped to exactly 0. Writes at most `cap` positions and returns how many tics
  * there are (may exceed cap: call again with a larger array). Call pv_ticks_setup first. */
 int pv_ticks_list(const pv_tickaxis *a, double *pos, int cap);
+
+/* The minor tics gnuplot draws by default on a log axis (none on a linear one): between
+ * each pair of major tics base^t and base^(t+step), at base^t + k/(base-1) of the way,
+ * k = 1, 2, ... (as gnuplot accumulates the fraction), kept within the range. Writes at
+ * most `cap` and returns how many there are. Call pv_ticks_setup first. */
+int pv_ticks_minor(const pv_tickaxis *a, double *pos, int cap);
 
 /* The format gnuplot uses for the tic labels of this axis: `fmt` (the user format,
  * default "% h") unless fmt is the default and the range is tiny against its values, in
@@ -248,6 +267,11 @@ typedef struct pv_frame_axis {
     int ntics;
     const double *tic_pos;   /* ntics positions in axis units (pv_ticks_list), borrowed */
     const char *const *tic_text; /* ntics labels (NULL entry: no label), borrowed */
+    int nminor;              /* minor tics (cb only: a log axis's default 2..9 per power) */
+    const double *minor_pos; /* nminor positions in axis units, borrowed */
+    double minor_scale;      /* their length against a major tic, default 0.5 */
+    bool on_axis;            /* `set tics axis`: tics along the zero axis (where 0 is in
+                                the other axis's range; z: always at x = y = 0) */
     const char *label;       /* `set xlabel` text or NULL */
     double label_offset[2];  /* its `offset` in character units */
 } pv_frame_axis;
@@ -273,16 +297,56 @@ typedef struct pv_key_entry {
     bool box_border;         /* PV_KS_BOX: outline the box (isosurface: yes, in its own
                                 colour; boxes with a fill border: yes, border colour) */
     uint32_t border_argb;    /* the outline's colour */
+    bool gradient;           /* `lc palette` data: gnuplot draws the line sample in up to
+                                24 segments and the point sample as a row of points,
+                                coloured from gray_from to gray_to (pv_frame_spec.pal) */
+    double gray_from, gray_to;
 } pv_key_entry;
 
 typedef enum pv_key_hpos { PV_KEY_RIGHT = 0, PV_KEY_LEFT, PV_KEY_HCENTER } pv_key_hpos;
 typedef enum pv_key_vpos { PV_KEY_TOP = 0, PV_KEY_BOTTOM, PV_KEY_VCENTER } pv_key_vpos;
+
+/* `set label`: text at a position, in the back or front layer (gnuplot's layers: labels
+ * are not depth-sorted with the data). */
+typedef struct pv_frame_label {
+    const char *text;        /* borrowed; may hold '\n' */
+    bool screen;             /* at[0], at[1] are terminal units (screen / character
+                                coordinates); else at[] is a world point, projected */
+    double at[3];
+    int just;                /* 0 left, 1 centre, 2 right */
+    double angle;            /* degrees counter-clockwise */
+    uint32_t argb;           /* text colour */
+    bool front;              /* front layer (else back) */
+    int pt;                  /* a point marker at the position (gnuplot numbering), or -1 */
+    double ps;               /* its size multiplier (times pv_frame_spec.pointsize) */
+    uint32_t point_argb;
+    double point_lw;
+    double offset[2];        /* `offset` in character units */
+} pv_frame_label;
+
+/* `set object rectangle` in screen coordinates: a filled and/or outlined box in gnuplot's
+ * layer `behind` (under everything), `back` or `front`. */
+typedef struct pv_frame_rect {
+    int layer;               /* -1 behind, 0 back, 1 front */
+    double x0, y0, x1, y1;   /* corners, terminal units */
+    bool fill;
+    uint32_t fill_argb;      /* 0xAARRGGBB, AA = transparency */
+    bool border;
+    uint32_t border_rgb;
+    double lw;
+} pv_frame_rect;
 
 typedef struct pv_frame_spec {
     int border;              /* `set border` bits (default 31), 0 = none */
     uint32_t border_rgb;     /* 0x00RRGGBB, default black */
     double border_lw;        /* default 1 */
     pv_frame_axis axis[4];   /* x, y, z, cb (PV_FAX_*) */
+    struct {                 /* `set xzeroaxis` ...: a line through 0 along x, y, z */
+        bool on;
+        uint32_t rgb;        /* 0x00RRGGBB */
+        double lw;
+        bool dotted;         /* gnuplot's axis linetype (lt 0, the default) */
+    } zeroaxis[3];
     const char *title;       /* `set title` or NULL */
     double title_offset[2];  /* character units */
     /* key */
@@ -304,6 +368,14 @@ typedef struct pv_frame_spec {
     bool colorbox_border;    /* default true */
     bool colorbox_user;      /* `set colorbox user origin ox,oy size sx,sy` (screen) */
     double cb_origin[2], cb_size[2]; /* with colorbox_user, fractions of the canvas */
+    const pv_frame_rect *rects; /* nrects, borrowed */
+    int nrects;
+    const pv_frame_label *labels; /* nlabels, borrowed */
+    int nlabels;
+    double cbox_opacity;     /* the colour box bands' opacity (gnuplot draws them with
+                                `set style fill`: `transparent solid A` gives A), 1 opaque */
+    double cbox_density;     /* `solid D` without transparent: the colours are mixed
+                                toward white by 1 - D, as pngcairo does; 1 = as they are */
     const pv_pal *pal;       /* borrowed, needed when colorbox */
     double cbmin, cbmax;     /* colour range (for the cb tics) */
 } pv_frame_spec;
@@ -350,12 +422,15 @@ typedef struct pv_fitem {
                                 at the current point continues the previous polyline */
     uint32_t argb;           /* 0xAARRGGBB, AA = transparency (0 opaque) */
     double lw;               /* line width (1 = one pixel) */
+    double dash;             /* PV_FI_PATH: 0 solid; > 0 gnuplot's axis linetype (lt 0),
+                                dots of 0.4 px every 4.4 px times this scale */
     char *text;              /* PV_FI_TEXT: owned copy */
     pv_just just;            /* PV_FI_TEXT: horizontal justification */
     double angle;            /* PV_FI_TEXT: degrees counter-clockwise */
     int pt;                  /* PV_FI_POINT */
     double ps;               /* PV_FI_POINT: size multiplier */
-    double *colors;          /* PV_FI_GRADIENT: ncolors bands, r g b in [0,1] each (owned) */
+    double *colors;          /* PV_FI_GRADIENT: ncolors bands, r g b in [0,1] each (owned),
+                                drawn with the transparency in argb's AA */
     int *bands;              /* PV_FI_GRADIENT: 2 per band, its y from / to (owned); x from
                                 x[0] to x[1]; the box is y[0]..y[1] */
     int ncolors;

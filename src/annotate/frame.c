@@ -7,7 +7,8 @@
  * - a segment that is vertical (or horizontal) and longer than one pixel has its x (y)
  *   and both end points snapped to pixel centres: rint(d - 0.5) + 0.5 ("hinting");
  *   polylines keep the snapped end point for the next segment;
- * - line width 1 px per unit, butt caps, mitre joins (limit 3.8);
+ * - line width 1 px per unit, butt caps, mitre joins (limit 3.8); the axis linetype
+ *   (lt 0: zero axes) is dotted, dash 0.4 px on, 4 px off, both times lw when lw > 1;
  * - text: pango, font "Sans" (DejaVu Sans) at size*96/72 px; ligatures ff fi fl ffi ffl;
  *   each glyph advances by
  *   round(unhinted advance + pair kerning) whole pixels (measured on kerned pairs such as
@@ -53,6 +54,7 @@ typedef struct drawer {
     int orig_x, orig_y;   /* current point as given, terminal units */
     double lw;            /* style of the open path */
     uint32_t argb;
+    double dash;          /* its dot scale (pv_fitem.dash), 0 solid */
     kern_table kern;      /* pair kerning of the pinned font (empty if unavailable) */
 } drawer;
 
@@ -74,6 +76,7 @@ static void path_stroke(drawer *d)
     if (!d->opened) return;
     cairo_line_to(d->cr, d->cur_x, d->cur_y);
     cairo_stroke(d->cr);
+    if (d->dash > 0) cairo_set_dash(d->cr, NULL, 0, 0);
     d->opened = false;
 }
 
@@ -124,12 +127,19 @@ static void draw_path(drawer *d, const pv_fitem *it)
 {
     if (it->n < 2) return;
     double lw = it->lw > 0.2 ? it->lw : 0.2;
-    if (d->opened && (!it->chain || lw != d->lw || it->argb != d->argb)) path_stroke(d);
+    if (d->opened && (!it->chain || lw != d->lw || it->argb != d->argb || it->dash != d->dash))
+        path_stroke(d);
     if (!d->opened) {
         cairo_set_line_width(d->cr, lw);
         set_argb(d->cr, it->argb);
         d->lw = lw;
         d->argb = it->argb;
+        d->dash = it->dash;
+        if (it->dash > 0) {
+            /* pngcairo's axis linetype: dots 0.4 px long every 4.4 px, scaled by lw > 1 */
+            double dashes[2] = {0.4 * it->dash, 4.0 * it->dash};
+            cairo_set_dash(d->cr, dashes, 2, 0);
+        }
     }
     path_move(d, it->x[0], it->y[0]);
     for (int i = 1; i < it->n; i++) path_vector(d, it->x[i], it->y[i]);
@@ -392,7 +402,7 @@ static pv_status draw_gradient(drawer *d, const pv_fitem *it)
     for (int i = it->ncolors - 1; i >= 0; i--) { /* gnuplot keeps them last-first */
         band_path(d, it, i);
         const double *c = &it->colors[3 * i];
-        cairo_set_source_rgb(cr, c[0], c[1], c[2]);
+        cairo_set_source_rgba(cr, c[0], c[1], c[2], 1.0 - ((it->argb >> 24) & 0xFF) / 255.0);
         cairo_fill(cr);
     }
     cairo_destroy(cr);

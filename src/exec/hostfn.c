@@ -47,6 +47,7 @@ static pv_status fn_palette(pv_env *env, void *ud, const pv_value *args, int nar
         lo = fmin(t, hi), hi = fmax(t, hi);
         if (!(lo < hi)) hi = lo + 1;
     }
+    pal.cb_log = I->set->range[PV_AX_CB].log && lo > 0;
     *out = pv_int((int64_t)pv_pal_color(&pal, z, lo, hi));
     return PV_OK;
 }

@@ -659,6 +659,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     size_t elem_off = pv_cur_offset(c);
     bool untitled = false;
     pv_cur_accept_word(c, "sa$mple");
+    size_t range_start = c->pos; /* gnuplot's default title starts at the sample range */
     if (pv_cur_is_op(c, "[")) st = pv_data_sample_ranges_parse(c, &ds);
     if (st == PV_OK) st = classify(I, c, exec, &is_data);
     size_t spec_start = c->pos;
@@ -700,9 +701,9 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
         pv_lp lp = pv_lp_default();
         pv_scene_elem_init(re, ps->number, &lp);
         re->src_off = elem_off;
-        /* gnuplot's default title: the source as written */
+        /* gnuplot's default title: the sample range and the source as written */
         if (spec_end > spec_start) {
-            const pv_token *a = &c->tl->tok[spec_start], *b = &c->tl->tok[spec_end - 1];
+            const pv_token *a = &c->tl->tok[range_start], *b = &c->tl->tok[spec_end - 1];
             title = strndup(c->tl->src->text + a->start, b->end - a->start);
         }
     }
@@ -726,7 +727,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
         } else if (I->table_on && is_data) {
             /* gnuplot's default title: the source and its modifiers as written */
             if (!title && !notitle && spec_end > spec_start) {
-                const pv_token *a = &c->tl->tok[spec_start], *b = &c->tl->tok[spec_end - 1];
+                const pv_token *a = &c->tl->tok[range_start], *b = &c->tl->tok[spec_end - 1];
                 title = strndup(c->tl->src->text + a->start, b->end - a->start);
             }
             if ((st = pv_plot_add_curve(ps, true, notitle ? NULL : title)) == PV_OK) {

@@ -52,13 +52,16 @@ static void acc_add(axis_acc *a, double v)
 
 typedef struct frame_ranges {
     double min[4], max[4]; /* x y z cb, final */
+    double step[4];        /* the automatic tic step chosen while autoscaling (0: none) */
     bool uses_palette;     /* some element is palette-coloured: colour box */
+    bool cb_log;           /* `set logscale cb` with a positive colour range */
 } frame_ranges;
 
 /* One axis from the settings and the data extent: autoscaled ends take the data (or
  * gnuplot's [-10:10] when there is none), an empty range is widened, then tics extend the
  * autoscaled ends. */
-static void finish_axis(pv_interp *I, int ax, axis_acc acc, double *lo, double *hi)
+static void finish_axis(pv_interp *I, int ax, axis_acc acc, double *lo, double *hi,
+                        double *step)
 {
     const pv_range *r = &I->set->range[ax];
     double a = r->auto_min ? acc.lo : r->min;
@@ -78,8 +81,16 @@ static void finish_axis(pv_interp *I, int ax, axis_acc acc, double *lo, double *
     ta.tics = tc->on;
     ta.has_incr = tc->has_incr;
     ta.start = tc->start, ta.incr = tc->incr, ta.end = tc->end;
+    if (ax == PV_AX_CB && r->log && a > 0 && b > 0) {
+        /* gnuplot leaves a log colour axis at its data (no extension to tics) */
+        ta.log_base = r->log_base;
+        ta.fix_min = ta.fix_max = true;
+    }
     if (a < b) pv_ticks_setup(&ta);
     *lo = ta.min, *hi = ta.max;
+    /* gnuplot keeps the step chosen for the data range (before the ends moved out to it):
+     * [-0.98:0.965] has steps of 0.2 on its extended range [-1:1], not 0.5 */
+    *step = a < b && tc->on ? ta.step : 0.0;
 }
 
 static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ranges *fr)
@@ -108,9 +119,11 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
             for (int a = 0; a < 3; a++) acc_add(&acc[a], v[a]);
         }
     }
-    for (int a = 0; a < 3; a++) finish_axis(I, a, acc[a], &fr->min[a], &fr->max[a]);
+    for (int a = 0; a < 3; a++) finish_axis(I, a, acc[a], &fr->min[a], &fr->max[a], &fr->step[a]);
     /* the colour values of the points inside the final x/y/z ranges (gnuplot skips the
-     * others when autoscaling cb: a surface cut by the z range colours by what shows) */
+     * others when autoscaling cb: a surface cut by the z range colours by what shows);
+     * on a log colour axis only positive values count */
+    bool cb_log = I->set->range[PV_AX_CB].log;
     for (int k = 0; k < n; k++) {
         const pv_scene_elem *el = &e[k];
         if (!pv_scene_feeds_cb(el)) continue;
@@ -123,7 +136,8 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
                 double lo = fmin(fr->min[a], fr->max[a]), hi = fmax(fr->min[a], fr->max[a]);
                 in = v[a] >= lo && v[a] <= hi;
             }
-            if (in) acc_add(&acc[3], kc.color >= 0 ? v[kc.color] : v[2]);
+            double cv = kc.color >= 0 ? v[kc.color] : v[2];
+            if (in && (!cb_log || cv > 0)) acc_add(&acc[3], cv);
         }
     }
     /* cb: from the colour data; with none, copied from the final z range (GP-6.3) */
@@ -133,10 +147,13 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
         acc[3].hi = fr->max[2];
         if (cr->auto_min && cr->auto_max) {
             fr->min[3] = fr->min[2], fr->max[3] = fr->max[2];
+            fr->step[3] = 0.0; /* gnuplot's cb tics: from the copied range */
+            fr->cb_log = cb_log && fr->min[3] > 0 && fr->max[3] > 0;
             return;
         }
     }
-    finish_axis(I, PV_AX_CB, acc[3], &fr->min[3], &fr->max[3]);
+    finish_axis(I, PV_AX_CB, acc[3], &fr->min[3], &fr->max[3], &fr->step[3]);
+    fr->cb_log = cb_log && fr->min[3] > 0 && fr->max[3] > 0;
 }
 
 /* =====================================================================================
@@ -153,14 +170,21 @@ typedef struct frame_ctx {
     pv_key_entry *key;
     int nkey;
     size_t capkey;           /* entries allocated in key */
+    bool cb_log;             /* the colour axis is logarithmic (frame_ranges.cb_log) */
+    double minor_pos[256];   /* the colour axis's minor tics */
+    pv_frame_rect *rects;    /* `set object rectangle`s drawn in this frame */
+    int nrects, caprects;
+    pv_frame_label *labels;  /* `set label`s resolved for this frame */
+    int nlabels;
 } frame_ctx;
 
-static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi)
+static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi, double step)
 {
     const pv_tics *tc = &I->set->tics[ax];
     pv_frame_axis *fa = &F->spec.axis[ax];
     fa->tics = tc->on;
     fa->mirror = tc->mirror;
+    fa->on_axis = tc->on_axis;
     fa->tic_in = !tc->outward;
     fa->ticscale = tc->scale_major;
     const pv_text *lab = &I->set->label[ax];
@@ -173,12 +197,23 @@ static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi)
     ta.tics = true;
     ta.has_incr = tc->has_incr;
     ta.start = tc->start, ta.incr = tc->incr, ta.end = tc->end;
+    if (ax == PV_AX_CB && F->cb_log) {
+        ta.log_base = I->set->range[PV_AX_CB].log_base;
+        ta.fix_min = ta.fix_max = true;
+    }
     pv_ticks_setup(&ta);
+    if (step > 0 && !ta.has_incr && !(ax == PV_AX_CB && F->cb_log)) ta.step = step;
     int nt = pv_ticks_list(&ta, F->tic_pos[ax], 64);
     if (nt > 64) nt = 64;
     char fbuf[64];
     const char *fmt = pv_ticks_format(&ta, tc->format ? tc->format : "% h", fbuf, sizeof fbuf);
     for (int k = 0; k < nt; k++) F->tic_text[ax][k] = pv_gprintf(I->ctx, fmt, F->tic_pos[ax][k]);
+    if (ax == PV_AX_CB) { /* a log colour axis has gnuplot's default minor tics */
+        int nm = pv_ticks_minor(&ta, F->minor_pos, 256);
+        fa->nminor = nm > 256 ? 256 : nm;
+        fa->minor_pos = F->minor_pos;
+        fa->minor_scale = tc->scale_minor;
+    }
     fa->ntics = nt;
     fa->tic_pos = F->tic_pos[ax];
     fa->tic_text = (const char *const *)F->tic_text[ax];
@@ -186,19 +221,180 @@ static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi)
 
 static void frame_fini(pv_ctx *ctx, frame_ctx *F)
 {
+    pv_free(ctx, F->labels, (size_t)F->nlabels * sizeof *F->labels);
+    pv_free(ctx, F->rects, (size_t)F->caprects * sizeof *F->rects);
     for (int a = 0; a < 4; a++)
         for (int k = 0; k < 64; k++) free(F->tic_text[a][k]);
     pv_free(ctx, F->key, F->capkey * sizeof *F->key);
     pv_frame_fini(&F->frame);
 }
 
-static int count_lines(const char *t)
+/* A key box sample filled as the element is: transparent, or lightened (solid D < 1). */
+static uint32_t key_box_fill(const pv_fill *f, pv_rgba8 c)
 {
-    if (!t || !t[0]) return 0;
-    int n = 1;
-    for (; *t; t++)
-        if (*t == '\n') n++;
-    return n;
+    c = pv_scene_fill_lighten(f, c);
+    uint32_t argb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
+    if (f->kind == PV_FILL_SOLID && f->transparent) {
+        double d = f->density < 0 ? 0 : f->density > 1 ? 1 : f->density;
+        argb |= (uint32_t)lrint(255.0 * (1.0 - d)) << 24;
+    }
+    return argb;
+}
+
+/* gnuplot's key sample of `lc palette` data: the gray range of the element's colour
+ * values at its points inside the x/y/z ranges, clamped to the cb range (no such point:
+ * no sample). */
+static void key_gradient(const pv_scene_elem *el, const frame_ranges *fr,
+                         const pv_scene_colors *C, pv_key_entry *ke)
+{
+    pv_scene_cols kc = pv_scene_columns(el);
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (size_t r = 0; r < el->nrows; r++) {
+        const double *v = el->vals + r * (size_t)el->ncols;
+        bool in = true;
+        for (int a = 0; a < 3 && in; a++)
+            in = v[a] >= fmin(fr->min[a], fr->max[a]) && v[a] <= fmax(fr->min[a], fr->max[a]);
+        double cv = kc.color >= 0 ? v[kc.color] : v[2];
+        if (!in || !isfinite(cv)) continue;
+        lo = fmin(lo, cv), hi = fmax(hi, cv);
+    }
+    if (lo > hi) {
+        ke->sample = PV_KS_NONE;
+        return;
+    }
+    lo = fmax(lo, fr->min[3]), hi = fmin(hi, fr->max[3]);
+    ke->gradient = true;
+    ke->gray_from = pv_pal_gray(&C->pal, lo, fr->min[3], fr->max[3]);
+    ke->gray_to = pv_pal_gray(&C->pal, hi, fr->min[3], fr->max[3]);
+}
+
+/* A fixed colour (text, label points) as 0xAARRGGBB; `dflt` for the element-dependent
+ * kinds. */
+static uint32_t fixed_argb(const pv_settings *s, const pv_scene_colors *C, const pv_color *c,
+                           double cbmin, double cbmax, uint32_t dflt)
+{
+    switch (c->kind) {
+    case PV_COLOR_RGB: return c->argb;
+    case PV_COLOR_LT: return c->lt > 0 ? pv_settings_lt_rgb(s, c->lt) & 0xFFFFFFu : 0;
+    case PV_COLOR_PALETTE_FRAC: return pv_pal_rgb8(&C->pal, c->value);
+    case PV_COLOR_PALETTE_CB: return pv_pal_color(&C->pal, c->value, cbmin, cbmax);
+    case PV_COLOR_BGND: return C->background & 0xFFFFFFu;
+    case PV_COLOR_BLACK: return 0;
+    default: return dflt;
+    }
+}
+
+/* One coordinate of a label position in world units (plot systems) or terminal units
+ * (screen, character), as gnuplot's map3d_getposition. */
+static double coord(const frame_ctx *F, const frame_ranges *fr, int a, pv_coord_sys sys, double v)
+{
+    switch (sys) {
+    case PV_SYS_GRAPH: return fr->min[a] + v * (fr->max[a] - fr->min[a]);
+    case PV_SYS_SCREEN: return v * ((a == 0 ? F->term.xmax : F->term.ymax) - 1) + 0.5;
+    case PV_SYS_CHARACTER: return v * (a == 0 ? F->term.h_char : F->term.v_char) + 0.5;
+    default: return v;
+    }
+}
+
+static bool is_2d_sys(pv_coord_sys s) { return s == PV_SYS_SCREEN || s == PV_SYS_CHARACTER; }
+
+/* `set object` rectangles gnuplot draws in a 3D plot: those in screen coordinates (the
+ * others it leaves out too), in the behind, back or front layer. */
+static pv_status frame_rects(pv_interp *I, frame_ctx *F, const pv_scene_colors *C)
+{
+    const pv_settings *s = I->set;
+    if (s->nobjects == 0) return PV_OK;
+    F->rects = pv_calloc(I->ctx, (size_t)s->nobjects, sizeof *F->rects);
+    if (!F->rects) return I->ctx->err_code;
+    F->caprects = s->nobjects;
+    F->nrects = 0;
+    double sx = F->term.xmax - 1, sy = F->term.ymax - 1;
+    for (int k = 0; k < s->nobjects; k++) {
+        const pv_object *o = &s->objects[k];
+        if (!o->rectangle || o->layer == PV_OBJ_DEPTHORDER) continue;
+        if (o->sys1[0] != PV_SYS_SCREEN || (!o->centred && o->sys2[0] != PV_SYS_SCREEN))
+            continue;
+        pv_frame_rect *r = &F->rects[F->nrects++];
+        r->layer = o->layer == PV_OBJ_BEHIND ? -1 : o->layer == PV_OBJ_FRONT ? 1 : 0;
+        if (o->centred) {
+            double w = o->p2[0] * sx, h = o->p2[1] * sy;
+            r->x0 = o->p1[0] * sx - w / 2, r->y0 = o->p1[1] * sy - h / 2;
+            r->x1 = r->x0 + w, r->y1 = r->y0 + h;
+        } else {
+            r->x0 = o->p1[0] * sx, r->y0 = o->p1[1] * sy;
+            r->x1 = o->p2[0] * sx, r->y1 = o->p2[1] * sy;
+        }
+        const pv_fill *fs = &o->fill;
+        uint32_t rgb = fixed_argb(s, C, &o->fc, 0, 1, C->background) & 0xFFFFFFu;
+        double d = fs->density < 0 ? 0 : fs->density > 1 ? 1 : fs->density;
+        r->fill = fs->kind == PV_FILL_SOLID;
+        if (fs->transparent) {
+            r->fill_argb = (uint32_t)(255.0 * (1.0 - d) + 0.5) << 24 | rgb;
+        } else { /* a solid of density d < 1: pngcairo mixes the colour toward white */
+            double pct = (int)(d * 100.0 + 0.5) / 100.0;
+            uint32_t mix = 0;
+            for (int sh = 16; sh >= 0; sh -= 8) {
+                double c = ((rgb >> sh) & 255) / 255.0;
+                c += (1.0 - c) * (1.0 - pct);
+                mix |= (uint32_t)(255.0 * c + 0.5) << sh;
+            }
+            r->fill_argb = mix;
+        }
+        r->border = fs->border;
+        r->border_rgb = fixed_argb(s, C, &fs->border_color, 0, 1, 0) & 0xFFFFFFu;
+        r->lw = o->lw > 0 ? o->lw : 1.0;
+    }
+    F->spec.rects = F->rects;
+    F->spec.nrects = F->nrects;
+    return PV_OK;
+}
+
+/* `set label`s -> frame labels. A label mixing screen or character with plot coordinates
+ * is left out with a warning (gnuplot refuses it). */
+static pv_status frame_labels(pv_interp *I, frame_ctx *F, const frame_ranges *fr,
+                              const pv_scene_colors *C)
+{
+    const pv_settings *s = I->set;
+    if (s->nlabels == 0) return PV_OK;
+    F->labels = pv_calloc(I->ctx, (size_t)s->nlabels, sizeof *F->labels);
+    if (!F->labels) return I->ctx->err_code;
+    F->nlabels = s->nlabels;
+    for (int k = 0; k < s->nlabels; k++) {
+        const pv_label *l = &s->labels[k];
+        pv_frame_label *o = &F->labels[k];
+        bool screen = is_2d_sys(l->sys[0]) && is_2d_sys(l->sys[1]);
+        bool plot = !is_2d_sys(l->sys[0]) && !is_2d_sys(l->sys[1]) && !is_2d_sys(l->sys[2]);
+        o->front = l->front;
+        o->pt = -1;
+        if (!screen && !plot) {
+            pv_log(I->ctx, PV_LOG_WARN, "plot", "label %d is not drawn: it mixes screen or character coordinates "
+                            "with plot coordinates", l->tag);
+            continue;
+        }
+        o->text = l->text;
+        o->screen = screen;
+        for (int a = 0; a < 3; a++) o->at[a] = coord(F, fr, a, l->sys[a], l->at[a]);
+        if (l->sys[0] == PV_SYS_POLAR) { /* theta, r on the x-y plane */
+            double th = l->at[0] * (s->angles_degrees ? 3.14159265358979323846 / 180.0 : 1.0);
+            o->at[0] = l->at[1] * cos(th);
+            o->at[1] = l->at[1] * sin(th);
+        }
+        o->just = l->just;
+        o->angle = l->rotate;
+        o->argb = fixed_argb(s, C, &l->tc, fr->min[3], fr->max[3], 0);
+        o->offset[0] = l->offset[0];
+        o->offset[1] = l->offset[1];
+        if (l->point) {
+            const pv_lp *lp = &l->point_lp;
+            o->pt = lp->pt >= 0 ? lp->pt : 1; /* gnuplot's label point: pt 1 */
+            o->ps = lp->ps > 0 ? lp->ps : 1.0;
+            o->point_lw = lp->lw > 0 ? lp->lw : 1.0;
+            o->point_argb = fixed_argb(s, C, &lp->lc, fr->min[3], fr->max[3], 0);
+        }
+    }
+    F->spec.labels = F->labels;
+    F->spec.nlabels = F->nlabels;
+    return PV_OK;
 }
 
 static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const frame_ranges *fr,
@@ -215,7 +411,18 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     fs->border = s->border;
     fs->border_rgb = s->border_lp.lc.kind == PV_COLOR_RGB ? (s->border_lp.lc.argb & 0xFFFFFFu) : 0;
     fs->border_lw = s->border_lp.lw > 0 ? s->border_lp.lw : 1.0;
-    for (int a = 0; a < 4; a++) tics_for(I, F, a, fr->min[a], fr->max[a]);
+    for (int a = 0; a < 3; a++) {
+        const pv_lp *lp = &s->zeroaxis[a].lp;
+        fs->zeroaxis[a].on = s->zeroaxis[a].on;
+        fs->zeroaxis[a].lw = lp->lw > 0 ? lp->lw : 1.0;
+        fs->zeroaxis[a].dotted = lp->lt == 0; /* gnuplot's axis linetype unless lt given */
+        fs->zeroaxis[a].rgb = lp->lc.kind == PV_COLOR_RGB ? lp->lc.argb & 0xFFFFFFu
+                              : lp->lc.kind == PV_COLOR_LT && lp->lc.lt > 0
+                                  ? pv_settings_lt_rgb(s, lp->lc.lt) & 0xFFFFFFu
+                                  : 0;
+    }
+    F->cb_log = fr->cb_log;
+    for (int a = 0; a < 4; a++) tics_for(I, F, a, fr->min[a], fr->max[a], fr->step[a]);
     fs->title = s->title.text && s->title.text[0] ? s->title.text : NULL;
     fs->title_offset[0] = s->title.offset[0];
     fs->title_offset[1] = s->title.offset[1];
@@ -245,7 +452,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
             if (el->kind == PV_SCENE_PM3D) {
                 ke->sample = PV_KS_BOX;
                 pv_rgba8 c = pv_scene_rgba(pv_pal_rgb8(&C->pal, 0.5));
-                ke->argb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
+                ke->argb = key_box_fill(el->st.has_fill ? &el->st.fill : &s->fill, c);
             } else if (el->kind == PV_SCENE_ISO) {
                 /* a box in the front colour, outlined in it (gnuplot's isosurface key) */
                 ke->sample = PV_KS_BOX;
@@ -258,6 +465,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                 ke->argb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
                 ke->box_border = true;
                 ke->border_argb = ke->argb;
+                ke->argb = key_box_fill(el->st.has_fill ? &el->st.fill : &s->fill, c);
             } else {
                 ke->sample = el->kind != PV_SCENE_LINES            ? PV_KS_POINT
                              : el->st.style == PV_STYLE_LINESPOINTS ? PV_KS_LINEPOINT
@@ -271,6 +479,12 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                                  : pv_scene_item_color(C, el, (double)NAN, (double)NAN);
                 ke->argb = (uint32_t)(255 - c.a) << 24 | (uint32_t)c.r << 16 |
                            (uint32_t)c.g << 8 | c.b;
+                /* palette-coloured data (not voxels, not impulses): gnuplot's gradient
+                 * sample over the element's own colour values inside the box */
+                if (el->st.lp.lc.kind == PV_COLOR_PALETTE_Z &&
+                    (el->kind == PV_SCENE_POINTS || el->kind == PV_SCENE_LINES) &&
+                    el->st.style != PV_STYLE_IMPULSES)
+                    key_gradient(el, fr, C, ke);
             }
         }
         fs->key = F->key;
@@ -278,9 +492,19 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     }
     fs->colorbox = fr->uses_palette && s->colorbox.on;
     fs->colorbox_border = s->colorbox.border;
+    /* gnuplot draws the colour box bands with the current `set style fill` */
+    if (s->fill.kind == PV_FILL_SOLID) {
+        int pct = (int)(s->fill.density * 100.0 + 0.5);
+        if (s->fill.transparent) fs->cbox_opacity = pct / 100.0;
+        else fs->cbox_density = pct / 100.0;
+    }
     fs->pal = &C->pal;
     fs->cbmin = fr->min[3];
     fs->cbmax = fr->max[3];
+
+    pv_status ls = frame_labels(I, F, fr, C);
+    if (ls == PV_OK) ls = frame_rects(I, F, C);
+    if (ls != PV_OK) return ls;
 
     pv_view3d_params vp;
     memset(&vp, 0, sizeof vp);
@@ -298,7 +522,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     vp.xyplane_z = s->xyplane_z;
     vp.xyplane_rel = s->xyplane_rel;
     vp.base_in_box = s->tics[PV_AX_X].on || s->tics[PV_AX_Y].on || (s->border & 15) != 0;
-    vp.title_lines = count_lines(fs->title);
+    vp.title_lines = pv_frame_title_lines(fs->title);
     int reserve = pv_frame_key_reserve(fs, &F->term);
     if (fs->key_hpos == PV_KEY_LEFT) vp.key_reserve_left = reserve;
     else vp.key_reserve_right = reserve;
@@ -625,6 +849,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     memset(&C, 0, sizeof C);
     pv_scene_palette(&I->set->palette, &C.pal);
     C.cbmin = fr.min[3], C.cbmax = fr.max[3];
+    C.pal.cb_log = fr.cb_log;
     C.background = I->set->term.background;
     C.lt_rgb = lt_rgb;
     C.lt_ud = I->set;
@@ -674,6 +899,9 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     }
     SF.iso_mixed = !s->iso_triangles;
     SF.iso_inside = s->iso_inside_offset;
+    SF.pm3d_interp[0] = s->pm3d.interp[0];
+    SF.pm3d_interp[1] = s->pm3d.interp[1];
+    SF.pm3d_noclipcb = s->pm3d.noclipcb;
     SF.pm3d_border = s->pm3d.border_on;
     if (SF.pm3d_border) {
         pv_scene_elem be;

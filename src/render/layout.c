@@ -95,8 +95,9 @@ static void add_text(pv_frame *f, pv_frame_layer layer, int x, int y, const char
 
 /* gnuplot's write_multiline: lines go down by v_char from (x, y); a vertically centred
  * block is first moved up by half its extra lines. */
-static void add_multiline(pv_frame *f, pv_frame_layer layer, int x, int y, const char *text,
-                          pv_just just, bool vcentre, uint32_t argb)
+static void add_multiline_rot(pv_frame *f, pv_frame_layer layer, int x, int y,
+                              const char *text, pv_just just, bool vcentre, uint32_t argb,
+                              double angle)
 {
     if (!text) return;
     int lines = 0;
@@ -111,11 +112,22 @@ static void add_multiline(pv_frame *f, pv_frame_layer layer, int x, int y, const
         if (len >= sizeof buf) len = sizeof buf - 1;
         memcpy(buf, s, len);
         buf[len] = '\0';
+        int before = f->n;
         add_text(f, layer, x, y, buf, just, argb);
+        if (f->n > before) f->items[f->n - 1].angle = angle;
         if (!e) break;
         s = e + 1;
-        y -= f->term.v_char;
+        /* the next line: down the text's own direction (gnuplot: only for +-90 degrees) */
+        if (angle == 90.0) x += f->term.v_char;
+        else if (angle == -90.0 || angle == -270.0) x -= f->term.v_char;
+        else y -= f->term.v_char;
     }
+}
+
+static void add_multiline(pv_frame *f, pv_frame_layer layer, int x, int y, const char *text,
+                          pv_just just, bool vcentre, uint32_t argb)
+{
+    add_multiline_rot(f, layer, x, y, text, just, vcentre, argb, 0.0);
 }
 
 /* ---- view helpers ------------------------------------------------------------------ */
@@ -223,6 +235,11 @@ static vtx offset(vtx a, vtx u, double k)
     return r;
 }
 
+static bool in_range(double x, double a, double b)
+{
+    return (x >= a && x <= b) || (x >= b && x <= a);
+}
+
 static pv_just edge_just(const pv_view3d *v, const edge_axis *e)
 {
     double d = e->unit.x * v->xscaler;
@@ -242,9 +259,12 @@ static void edge_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, i
     double sign = ax->tic_in ? 1.0 : -1.0;
     double len = ax->ticscale * sign * (which == PV_FAX_X ? t->v_tic : t->h_tic);
     pv_just just = edge_just(v, &e);
+    /* `set tics axis`: along the zero line of the other axis, if 0 is in its range */
+    double olo = which == PV_FAX_X ? v->ymin : v->xmin, ohi = which == PV_FAX_X ? v->ymax : v->xmax;
+    double at = ax->on_axis && in_range(0.0, olo, ohi) ? 0.0 : edge;
     for (int i = 0; i < ax->ntics; i++) {
         double place = ax->tic_pos[i];
-        vtx v1 = axis_point(v, which, place, edge);
+        vtx v1 = axis_point(v, which, place, at);
         line3d(f, v, L, v1, offset(v1, e.unit, len), s);
         if (ax->mirror) {
             vtx v3 = axis_point(v, which, place, e.other_end);
@@ -281,9 +301,17 @@ static void edge_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, 
     edge_axis e = edge_setup(v, which);
     double edge = which == PV_FAX_X ? v->xaxis_y : v->yaxis_x;
     double mid = which == PV_FAX_X ? (v->xmax + v->xmin) / 2.0 : (v->ymax + v->ymin) / 2.0;
-    vtx v1 = axis_point(v, which, mid, edge);
-    v1.x -= 10.0 * t->h_tic * e.unit.x;
-    v1.y -= 10.0 * t->h_tic * e.unit.y;
+    vtx v1;
+    if (ax->on_axis) { /* beside the zero axis, on the side the tics point to */
+        v1 = axis_point(v, which, mid, 0.0);
+        double k = 2.0 * t->h_tic * (ax->tic_in ? 1.0 : -1.0);
+        v1.x += k * e.unit.x;
+        v1.y += k * e.unit.y;
+    } else {
+        v1 = axis_point(v, which, mid, edge);
+        v1.x -= 10.0 * t->h_tic * e.unit.x;
+        v1.y -= 10.0 * t->h_tic * e.unit.y;
+    }
     if (!ax->tic_in) {
         double out = which == PV_FAX_X ? t->h_tic : t->v_tic;
         v1.x -= e.unit.x * ax->ticscale * out;
@@ -305,7 +333,7 @@ static void z_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_f
     int len = (int)(ax->ticscale * (ax->tic_in ? 1 : -1) * t->h_tic);
     for (int i = 0; i < ax->ntics; i++) {
         double place = ax->tic_pos[i];
-        vtx v1 = map(v, v->zaxis_x, v->zaxis_y, place);
+        vtx v1 = ax->on_axis ? map(v, 0.0, 0.0, place) : map(v, v->zaxis_x, v->zaxis_y, place);
         vtx v2 = v1;
         v2.x += len / (double)v->xscaler;
         line3d(f, v, L, v1, v2, s);
@@ -331,12 +359,125 @@ static void z_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     const pv_frame_axis *ax = &s->axis[PV_FAX_Z];
     if (!ax->label || !*ax->label) return;
     const pv_termdim *t = &f->term;
-    vtx v1 = map(v, v->zaxis_x, v->zaxis_y, (v->zmax + v->zmin) / 2.0);
+    double mid = (v->zmax + v->zmin) / 2.0;
+    vtx v1 = ax->on_axis ? map(v, 0.0, 0.0, mid) : map(v, v->zaxis_x, v->zaxis_y, mid);
     int x, y, dx, dy;
     termcoord_label(v, v1, &x, &y);
-    x -= 7 * t->h_char;
+    x -= (ax->on_axis ? 5 : 7) * t->h_char;
     label_offset(t, ax->label_offset, &dx, &dy);
     add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, ax->label, PV_JUST_CENTRE, false, 0);
+}
+
+/* ---- zero axes ---------------------------------------------------------------------- */
+
+static void zero_line(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_frame_layer L,
+                      int ax, vtx a, vtx b)
+{
+    int x1, y1, x2, y2;
+    termcoord(v, a, &x1, &y1);
+    termcoord(v, b, &x2, &y2);
+    double lw = s->zeroaxis[ax].lw * f->term.linewidth;
+    add_line(f, L, x1, y1, x2, y2, s->zeroaxis[ax].rgb, lw);
+    if (!f->failed && s->zeroaxis[ax].dotted) f->items[f->n - 1].dash = lw > 1.0 ? lw : 1.0;
+}
+
+/* gnuplot draws the zero axes with both the back and the front part of the box (so they
+ * show over the data): y, z, then x; the x and y ones on the base plane. */
+static void zero_axes(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_frame_layer L)
+{
+    bool x0 = in_range(0.0, v->xmin, v->xmax), y0 = in_range(0.0, v->ymin, v->ymax);
+    if (s->zeroaxis[PV_FAX_Y].on && x0)
+        zero_line(f, s, v, L, PV_FAX_Y, map(v, 0.0, v->ymin, v->base_z),
+                  map(v, 0.0, v->ymax, v->base_z));
+    if (s->zeroaxis[PV_FAX_Z].on && x0)
+        zero_line(f, s, v, L, PV_FAX_Z, map(v, 0.0, 0.0, v->zmin), map(v, 0.0, 0.0, v->zmax));
+    if (s->zeroaxis[PV_FAX_X].on && y0)
+        zero_line(f, s, v, L, PV_FAX_X, map(v, v->xmin, 0.0, v->base_z),
+                  map(v, v->xmax, 0.0, v->base_z));
+}
+
+/* ---- objects ------------------------------------------------------------------------ */
+
+/* gnuplot's do_rectangle: corners truncated to integers, the box filled, then its outline
+ * from the lower left corner up, right, down and closed. */
+static void rects(pv_frame *f, const pv_frame_spec *s, int layer)
+{
+    pv_frame_layer L = layer > 0 ? PV_FRAME_FRONT : PV_FRAME_BACK;
+    for (int k = 0; k < s->nrects; k++) {
+        const pv_frame_rect *r = &s->rects[k];
+        if (r->layer != layer) continue;
+        double x1 = fmin(r->x0, r->x1), x2 = fmax(r->x0, r->x1);
+        double y1 = fmin(r->y0, r->y1), y2 = fmax(r->y0, r->y1);
+        int x = (int)x1, y = (int)y1;
+        unsigned w = (unsigned)(x2 - x1), h = (unsigned)(y2 - y1);
+        if (w == 0 || h == 0) continue;
+        if (r->fill) {
+            pv_fitem *it = add_item(f, PV_FI_BOX, L);
+            if (!it) return;
+            it->n = 2;
+            it->x[0] = x, it->y[0] = y;
+            it->x[1] = x + (int)w, it->y[1] = y + (int)h;
+            it->argb = r->fill_argb;
+        }
+        if (r->border) {
+            pv_fitem *it = add_item(f, PV_FI_PATH, L);
+            if (!it) return;
+            it->n = 4;
+            it->x[0] = x, it->y[0] = y;
+            it->x[1] = x, it->y[1] = y + (int)h;
+            it->x[2] = x + (int)w, it->y[2] = y + (int)h;
+            it->x[3] = x + (int)w, it->y[3] = y;
+            it->closed = true;
+            it->argb = r->border_rgb;
+            it->lw = r->lw * f->term.linewidth;
+        }
+    }
+}
+
+/* ---- labels ------------------------------------------------------------------------- */
+
+/* gnuplot's write_label: the text at the position plus its offset (and, with a point,
+ * half a tic further), top-justified, lines stepping down the text's own direction; the
+ * point itself at the position. */
+static void label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_frame_layer L,
+                  const pv_frame_label *l)
+{
+    const pv_termdim *t = &f->term;
+    int x, y;
+    if (l->screen) {
+        x = (int)l->at[0];
+        y = (int)l->at[1];
+    } else {
+        /* gnuplot's map3d_position: TERMCOORD, the product truncated */
+        termcoord_label(v, map(v, l->at[0], l->at[1], l->at[2]), &x, &y);
+    }
+    double ps = s->pointsize > 0 ? s->pointsize : 1.0;
+    int dx = l->pt >= 0 ? (int)(ps * t->h_tic * 0.5) : 0;
+    int dy = l->pt >= 0 ? (int)(ps * t->v_tic * 0.5) : 0;
+    dx += (int)(l->offset[0] * t->h_char + 0.5);
+    dy += (int)(l->offset[1] * t->v_char + 0.5);
+    static const pv_just justs[3] = {PV_JUST_LEFT, PV_JUST_CENTRE, PV_JUST_RIGHT};
+    pv_just just = justs[l->just >= 0 && l->just <= 2 ? l->just : 0];
+    add_multiline_rot(f, L, x + dx, y + dy, l->text ? l->text : "", just, false, l->argb,
+                      l->angle);
+    if (l->pt >= 0) {
+        pv_fitem *it = add_item(f, PV_FI_POINT, L);
+        if (!it) return;
+        it->n = 1;
+        it->x[0] = x;
+        it->y[0] = y;
+        it->pt = l->pt;
+        it->ps = (l->ps > 0 ? l->ps : 1.0) * ps;
+        it->argb = l->point_argb;
+        it->lw = l->point_lw > 0 ? l->point_lw : 1.0;
+    }
+}
+
+static void labels(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
+{
+    for (int k = 0; k < s->nlabels; k++)
+        if (s->labels[k].front == front)
+            label(f, s, v, front ? PV_FRAME_FRONT : PV_FRAME_BACK, &s->labels[k]);
 }
 
 /* ---- key ----------------------------------------------------------------------------- */
@@ -413,10 +554,64 @@ int pv_frame_key_reserve(const pv_frame_spec *s, const pv_termdim *t)
     return k.col_width * k.cols - 2 * t->h_char;
 }
 
+/* gnuplot's key_sample_line_pm3d: min(24, width) segments, segment i (1-based) in the
+ * colour of gray_from + i * (gray_to - gray_from) / steps (the last exactly gray_to). */
+static void gradient_line(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
+                          const pv_key_entry *e, int xl, int yl)
+{
+    int width = k->sample_right - k->sample_left;
+    int steps = abs(width) < 24 ? abs(width) : 24;
+    if (steps <= 0 || !s->pal) return;
+    double step = (double)width / steps, gstep = (e->gray_to - e->gray_from) / steps;
+    int x1 = xl + k->sample_left, x2 = x1;
+    for (int i = 1; i <= steps; i++) {
+        double gray = i == steps ? e->gray_to : e->gray_from + i * gstep;
+        int xa = x2;
+        x2 = i == steps ? xl + k->sample_right : x1 + (int)(i * step + 0.5);
+        add_line(f, PV_FRAME_FRONT, xa, yl, x2, yl, pv_pal_rgb8(s->pal, gray),
+                 e->lw > 0 ? e->lw : 1.0);
+    }
+}
+
+/* gnuplot's key_sample_point_pm3d: points every 3 characters (times (1 + (pointsize-1)/2);
+ * every character for dots), at least 2 steps, from gray_from to gray_to. */
+static void gradient_points(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
+                            const pv_key_entry *e, int xl, int yl)
+{
+    if (!s->pal) return;
+    double ps = s->pointsize > 0 ? s->pointsize : 1.0;
+    int width = k->sample_right - k->sample_left;
+    double step = f->term.h_char * (e->pt == 0 ? 1.0 : 3.0 * (1.0 + (ps - 1.0) / 2.0));
+    int steps = (int)(width / step + 0.5);
+    if (steps < 2) steps = 2;
+    step = (double)width / steps;
+    double gstep = (e->gray_to - e->gray_from) / steps;
+    int x1 = xl + k->sample_left;
+    for (int i = 0; i <= steps; i++) {
+        double gray = i == steps ? e->gray_to : e->gray_from + i * gstep;
+        pv_fitem *it = add_item(f, PV_FI_POINT, PV_FRAME_FRONT);
+        if (!it) return;
+        it->n = 1;
+        it->x[0] = i == 0 ? x1 : i == steps ? xl + k->sample_right : x1 + (int)(i * step + 0.5);
+        it->y[0] = yl;
+        it->pt = e->pt;
+        it->ps = e->ps * ps;
+        it->argb = pv_pal_rgb8(s->pal, gray);
+        it->lw = e->lw > 0 ? e->lw : 1.0;
+    }
+}
+
 static void key_sample(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
                        const pv_key_entry *e, int xl, int yl)
 {
     pv_fitem *it;
+    if (e->gradient && e->sample != PV_KS_BOX) {
+        if (e->sample == PV_KS_LINE || e->sample == PV_KS_LINEPOINT)
+            gradient_line(f, s, k, e, xl, yl);
+        if (e->sample == PV_KS_POINT || e->sample == PV_KS_LINEPOINT)
+            gradient_points(f, s, k, e, xl, yl);
+        return;
+    }
     if (e->sample == PV_KS_LINEPOINT) /* the line, then the point over it */
         add_line(f, PV_FRAME_FRONT, xl + k->sample_left, yl, xl + k->sample_right, yl, e->argb,
                  e->lw > 0 ? e->lw : 1.0);
@@ -516,10 +711,12 @@ static void key(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
  * one terminal unit, coloured with gray = (1 + band start - box start) / box length (not
  * i/128: measured on svg and pngcairo); a band that crosses a point of a defined
  * gradient is split there. */
-static bool gradient(pv_frame *f, const pv_pal *pal, int x0, int y0, int x1, int y1)
+static bool gradient(pv_frame *f, const pv_pal *pal, int x0, int y0, int x1, int y1,
+                     double opacity, double density)
 {
     pv_fitem *it = add_item(f, PV_FI_GRADIENT, PV_FRAME_FRONT);
     if (!it) return false;
+    if (opacity < 1.0) it->argb = (uint32_t)(255.0 * (1.0 - opacity) + 0.5) << 24;
     int steps = CBOX_STEPS;
     int cap = steps + (pal->kind == PV_PALK_DEFINED ? pal->ngrad : 0) + 1;
     it->colors = malloc(3 * (size_t)cap * sizeof *it->colors);
@@ -556,7 +753,10 @@ static bool gradient(pv_frame *f, const pv_pal *pal, int x0, int y0, int x1, int
                 if (yb < boundary) break;
             }
         }
-        pv_pal_rgb(pal, gray, &it->colors[3 * nb]);
+        double *c = &it->colors[3 * nb];
+        pv_pal_rgb(pal, gray, c);
+        if (density < 1.0) /* pngcairo's solid fill of density < 1: toward white */
+            for (int k = 0; k < 3; k++) c[k] += (1.0 - c[k]) * (1.0 - density);
         it->bands[2 * nb] = ya;
         it->bands[2 * nb + 1] = yb + 1 < y1 ? yb + 1 : y1;
         nb++;
@@ -606,7 +806,7 @@ static void colorbox_tics(pv_frame *f, const pv_frame_spec *s, int x0, int y0, i
     const pv_frame_axis *cb = &s->axis[PV_FAX_CB];
     double lw = s->border_lw * t->linewidth;
     for (int i = 0; i < cb->ntics; i++) {
-        double place = (cb->tic_pos[i] - s->cbmin) / (s->cbmax - s->cbmin);
+        double place = pv_pal_cb_frac(s->pal, cb->tic_pos[i], s->cbmin, s->cbmax);
         int y = (int)(y0 + place * (y1 - y0));
         add_line(f, PV_FRAME_FRONT, x1, y, x1 + cblen, y, s->border_rgb, lw);
         const char *text = cb->tic_text ? cb->tic_text[i] : NULL;
@@ -615,6 +815,14 @@ static void colorbox_tics(pv_frame *f, const pv_frame_spec *s, int x0, int y0, i
             add_multiline(f, PV_FRAME_FRONT, x3, y, text, PV_JUST_LEFT, true, 0);
         }
         if (cb->mirror) add_line(f, PV_FRAME_FRONT, x0, y, x0 - cblen, y, s->border_rgb, lw);
+    }
+    /* minor tics (gnuplot's default on a log axis): the same marks, shorter, no labels */
+    int mlen = (int)((cb->tic_in ? -1 : 1) * cb->minor_scale * t->h_tic);
+    for (int i = 0; i < cb->nminor; i++) {
+        double place = pv_pal_cb_frac(s->pal, cb->minor_pos[i], s->cbmin, s->cbmax);
+        int y = (int)(y0 + place * (y1 - y0));
+        add_line(f, PV_FRAME_FRONT, x1, y, x1 + mlen, y, s->border_rgb, lw);
+        if (cb->mirror) add_line(f, PV_FRAME_FRONT, x0, y, x0 - mlen, y, s->border_rgb, lw);
     }
 }
 
@@ -627,7 +835,8 @@ static void colorbox_label(pv_frame *f, const pv_frame_spec *s, bool tics, int x
     const pv_frame_axis *cb = &s->axis[PV_FAX_CB];
     if (!cb->label || !*cb->label) return;
     int widest = 0;
-    for (int i = 0; tics && cb->tic_text && i < cb->ntics; i++)
+    /* gnuplot counts the tic labels only for tics on the border (not `set tics axis`) */
+    for (int i = 0; tics && !cb->on_axis && cb->tic_text && i < cb->ntics; i++)
         if (cb->tic_text[i] && text_len(cb->tic_text[i]) > widest)
             widest = text_len(cb->tic_text[i]);
     int dx, dy;
@@ -645,7 +854,7 @@ static void colorbox(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     int x0, y0, x1, y1;
     colorbox_bounds(s, v, &x0, &y0, &x1, &y1);
     int cblen = (int)((cb->tic_in ? -1 : 1) * cb->ticscale * f->term.h_tic);
-    if (!gradient(f, s->pal, x0, y0, x1, y1)) return;
+    if (!gradient(f, s->pal, x0, y0, x1, y1, s->cbox_opacity, s->cbox_density)) return;
     if (s->colorbox_border) { /* one polyline from the bottom left, not closed by a join */
         pv_fitem *b = add_item(f, PV_FI_PATH, PV_FRAME_FRONT);
         if (b) {
@@ -698,6 +907,7 @@ void pv_frame_spec_default(pv_frame_spec *s)
         s->axis[a].mirror = a != PV_FAX_Z;
         s->axis[a].tic_in = true;
         s->axis[a].ticscale = 1.0;
+        s->axis[a].minor_scale = 0.5;
     }
     s->key_on = true;
     s->key_hpos = PV_KEY_RIGHT;
@@ -707,6 +917,8 @@ void pv_frame_spec_default(pv_frame_spec *s)
     s->pointsize = 1.0;
     s->colorbox = false;
     s->colorbox_border = true;
+    s->cbox_opacity = 1.0;
+    s->cbox_density = 1.0;
 }
 
 void pv_frame_fini(pv_frame *f)
@@ -728,12 +940,16 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     /* gnuplot puts tics with the back part for views from above, else with the front */
     pv_frame_layer tic_layer = v->rot_x <= 90.0 ? PV_FRAME_BACK : PV_FRAME_FRONT;
 
+    rects(f, s, -1);
     border(f, s, v, false);
     if (tic_layer == PV_FRAME_BACK) {
         edge_tics(f, s, v, PV_FAX_X, PV_FRAME_BACK);
         edge_tics(f, s, v, PV_FAX_Y, PV_FRAME_BACK);
     }
     z_tics(f, s, v, PV_FRAME_BACK);
+    zero_axes(f, s, v, PV_FRAME_BACK);
+    rects(f, s, 0);
+    labels(f, s, v, false);
 
     key(f, s, v);
     border(f, s, v, true);
@@ -741,8 +957,11 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     edge_label(f, s, v, PV_FAX_X);
     if (tic_layer == PV_FRAME_FRONT) edge_tics(f, s, v, PV_FAX_Y, PV_FRAME_FRONT);
     edge_label(f, s, v, PV_FAX_Y);
+    zero_axes(f, s, v, PV_FRAME_FRONT);
     z_label(f, s, v);
     colorbox(f, s, v);
+    rects(f, s, 1);
+    labels(f, s, v, true);
     title(f, s, v);
 
     if (f->failed) {

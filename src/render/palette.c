@@ -12,12 +12,17 @@
  * - negative: applied in cb -> gray (gnuplot's cb2gray), so that the colour box and the
  *   data agree; gray -> colour itself is never reversed.
  * - 8 bits: (unsigned char)(255*c + 0.5) (GP-9).
+ * - `set logscale cb`: the position between the ends is taken in log(cb); values at or
+ *   below the bottom end (0 included) take the bottom colour.
  */
 #include "pvox/view.h"
 
 #include <math.h>
 
 #define PAL_PI 3.14159265358979323846
+/* gnuplot's angle factor: its formulae are written in degrees, and evaluating them in the
+ * same order gives the same doubles (a colour exactly at a half level rounds alike) */
+#define DEG2RAD (PAL_PI / 180.0)
 
 void pv_pal_default(pv_pal *p)
 {
@@ -59,27 +64,27 @@ double pv_pal_formula(int formula, double x)
     case 6: v = x * x * x * x; break;
     case 7: v = sqrt(x); break;
     case 8: v = sqrt(sqrt(x)); break;
-    case 9: v = sin(x * PAL_PI / 2); break; /* sin(90x) */
-    case 10: v = cos(x * PAL_PI / 2); break;
+    case 9: v = sin(90 * x * DEG2RAD); break;
+    case 10: v = cos(90 * x * DEG2RAD); break;
     case 11: v = fabs(x - 0.5); break;
-    case 12: v = (2.0 * x - 1.0) * (2.0 * x - 1.0); break;
-    case 13: v = sin(x * PAL_PI); break; /* sin(180x) */
-    case 14: v = fabs(cos(x * PAL_PI)); break;
-    case 15: v = sin(x * 2 * PAL_PI); break; /* sin(360x) */
-    case 16: v = cos(x * 2 * PAL_PI); break;
-    case 17: v = fabs(sin(x * 2 * PAL_PI)); break;
-    case 18: v = fabs(cos(x * 2 * PAL_PI)); break;
-    case 19: v = fabs(sin(x * 4 * PAL_PI)); break; /* sin(720x) */
-    case 20: v = fabs(cos(x * 4 * PAL_PI)); break;
+    case 12: v = (2 * x - 1) * (2.0 * x - 1); break;
+    case 13: v = sin(180 * x * DEG2RAD); break;
+    case 14: v = fabs(cos(180 * x * DEG2RAD)); break;
+    case 15: v = sin(360 * x * DEG2RAD); break;
+    case 16: v = cos(360 * x * DEG2RAD); break;
+    case 17: v = fabs(sin(360 * x * DEG2RAD)); break;
+    case 18: v = fabs(cos(360 * x * DEG2RAD)); break;
+    case 19: v = fabs(sin(720 * x * DEG2RAD)); break;
+    case 20: v = fabs(cos(720 * x * DEG2RAD)); break;
     case 21: v = 3.0 * x; break;
     case 22: v = 3.0 * x - 1.0; break;
     case 23: v = 3.0 * x - 2.0; break;
     case 24: v = fabs(3.0 * x - 1.0); break;
     case 25: v = fabs(3.0 * x - 2.0); break;
-    case 26: v = (3.0 * x - 1.0) / 2.0; break;
-    case 27: v = (3.0 * x - 2.0) / 2.0; break;
-    case 28: v = fabs((3.0 * x - 1.0) / 2.0); break;
-    case 29: v = fabs((3.0 * x - 2.0) / 2.0); break;
+    case 26: v = 1.5 * x - 0.5; break;
+    case 27: v = 1.5 * x - 1; break;
+    case 28: v = fabs(1.5 * x - 0.5); break;
+    case 29: v = fabs(1.5 * x - 1); break;
     case 30: v = x / 0.32 - 0.78125; break;
     case 31: v = 2.0 * x - 0.84; break;
     case 32: /* "4x;1;-2x+1.84;x/0.08-11.5": four pieces */
@@ -209,13 +214,19 @@ uint32_t pv_pal_rgb8(const pv_pal *p, double gray)
     return out;
 }
 
+double pv_pal_cb_frac(const pv_pal *p, double cb, double cbmin, double cbmax)
+{
+    if (p->cb_log) return log(cb / cbmin) / log(cbmax / cbmin);
+    return (cb - cbmin) / (cbmax - cbmin);
+}
+
 double pv_pal_gray(const pv_pal *p, double cb, double cbmin, double cbmax)
 {
     if (isnan(cb)) return cb;
     double g;
     if (cb <= cbmin) g = 0.0;
     else if (cb >= cbmax) g = 1.0;
-    else g = (cb - cbmin) / (cbmax - cbmin);
+    else g = pv_pal_cb_frac(p, cb, cbmin, cbmax);
     return p->negative ? 1.0 - g : g;
 }
 

@@ -13,6 +13,9 @@
  *   and are kept within [min, max] widened by 1% of a step; values within 1% of a step of
  *   zero become exactly 0 (no "-1.4e-17" labels).
  * - empty autoscaled ranges widen to [-1:1] around 0, else by 1% of |v| each way.
+ * - a log axis (gnuplot 5.4 keeps a hidden linear axis of log_base(v)): the automatic
+ *   step is taken on log_base of the range, at least 1; tics are base^(k*step); an
+ *   autoscaled end moves out to a whole power of the base.
  */
 #include "pvox/view.h"
 
@@ -60,10 +63,33 @@ static double round_outward(double step, bool upwards, double v)
     return step * (upwards ? ceil(v / step) : floor(v / step));
 }
 
+static bool is_log(const pv_tickaxis *a) { return a->log_base > 1.0; }
+
+/* A log axis: its ends in powers of the base (gnuplot's hidden linear "primary" axis). */
+static double to_log(const pv_tickaxis *a, double v) { return log(v) / log(a->log_base); }
+
+/* gnuplot's extend_primary_ticrange and make_tics for a log axis: the step is the
+ * automatic step of the range in powers of the base, at least one power; autoscaled
+ * ends move out to whole powers. */
+static void setup_log(pv_tickaxis *a, bool ext_min, bool ext_max)
+{
+    double lmin = to_log(a, a->min), lmax = to_log(a, a->max);
+    a->step = pv_ticks_step(lmax - lmin);
+    if (a->step < 1.0) a->step = 1.0;
+    bool ascending = a->min < a->max;
+    if (ext_min) a->min = pow(a->log_base, ascending ? floor(lmin) : ceil(lmin));
+    if (ext_max) a->max = pow(a->log_base, ascending ? ceil(lmax) : floor(lmax));
+}
+
 void pv_ticks_setup(pv_tickaxis *a)
 {
     bool ext_min = a->auto_min && !a->fix_min;
     bool ext_max = a->auto_max && !a->fix_max;
+    if (is_log(a) && !(a->has_incr && a->incr != 0.0)) {
+        if (a->min > 0.0 && a->max > 0.0) setup_log(a, ext_min, ext_max);
+        else a->step = 1.0;
+        return;
+    }
     if (a->has_incr && a->incr != 0.0) {
         a->step = fabs(a->incr);
         ext_min = ext_min && isnan(a->start);
@@ -85,7 +111,10 @@ static double snap_zero(double v, double step)
 
 int pv_ticks_list(const pv_tickaxis *a, double *pos, int cap)
 {
-    double lmin = a->min, lmax = a->max;
+    /* automatic tics on a log axis: the same series in powers of the base */
+    bool logs = is_log(a) && !(a->has_incr && a->incr != 0.0);
+    if (logs && !(a->min > 0.0 && a->max > 0.0)) return 0;
+    double lmin = logs ? to_log(a, a->min) : a->min, lmax = logs ? to_log(a, a->max) : a->max;
     if (lmax < lmin) {
         double t = lmin;
         lmin = lmax;
@@ -128,8 +157,45 @@ int pv_ticks_list(const pv_tickaxis *a, double *pos, int cap)
     for (; nsteps > 0; t += step, nsteps--) {
         if (t > hi) break;
         if (t >= lo) {
-            if (n < cap) pos[n] = snap_zero(t, step);
+            if (n < cap) pos[n] = logs ? pow(a->log_base, snap_zero(t, step)) : snap_zero(t, step);
             n++;
+        }
+    }
+    return n;
+}
+
+int pv_ticks_minor(const pv_tickaxis *a, double *pos, int cap)
+{
+    if (!is_log(a) || (a->has_incr && a->incr != 0.0) || !(a->min > 0.0 && a->max > 0.0))
+        return 0;
+    double lmin = to_log(a, a->min), lmax = to_log(a, a->max);
+    if (lmax < lmin) {
+        double t = lmin;
+        lmin = lmax;
+        lmax = t;
+    }
+    double step = fabs(a->step), base = a->log_base;
+    if (!(step > 0.0)) return 0;
+    double start = step * floor(lmin / step), end = step * ceil(lmax / step);
+    double lo = lmin, hi = lmax;
+    if (step < fabs(lmax) + fabs(lmin)) {
+        lo = lmin - step * TIC_SIGNIF;
+        hi = lmax + step * TIC_SIGNIF;
+    }
+    end += TIC_SIGNIF * step;
+    double ministep = step / (base - 1.0), miniend = step;
+    int n = 0;
+    for (double t = start; t <= end; t += step) {
+        if (t > hi) break;
+        double major = pow(base, t), next = pow(base, t + step);
+        for (double m = ministep; m < miniend; m += ministep) {
+            double user = major + m / miniend * (next - major);
+            double internal = to_log(a, user);
+            if (internal >= lo && internal <= hi && internal >= start - step * TIC_SIGNIF &&
+                internal <= end + step * TIC_SIGNIF) {
+                if (n < cap) pos[n] = user;
+                n++;
+            }
         }
     }
     return n;

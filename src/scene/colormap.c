@@ -69,3 +69,19 @@ pv_rgba8 pv_scene_lit(const pv_scene_frame *F, pv_rgba8 c, const double (*v)[3],
     c.r = out[0], c.g = out[1], c.b = out[2];
     return c;
 }
+
+pv_rgba8 pv_scene_fill_lighten(const pv_fill *f, pv_rgba8 c)
+{
+    if (!f || f->kind != PV_FILL_SOLID || f->transparent) return c;
+    int pct = (int)(f->density * 100.0 + 0.5);
+    if (pct >= 100 || pct < 0) return c;
+    double fact = (100 - pct) / 100.0;
+    uint8_t *ch[3] = {&c.r, &c.g, &c.b};
+    for (int k = 0; k < 3; k++) {
+        /* cairo stores the 8-bit value of the double colour as floor(65535 v + 0.5) >> 8 */
+        double v = *ch[k] / 255.0;
+        v += (1.0 - v) * fact;
+        *ch[k] = (uint8_t)(((unsigned)(65535.0 * v + 0.5)) >> 8);
+    }
+    return c;
+}

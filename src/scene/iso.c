@@ -252,6 +252,7 @@ static void draw_facet(iso_draw *D, const pv_iso_poly *p)
             pv_view_map(F->view, w[k][0], w[k][1], w[k][2], &m[k][0], &m[k][1], &m[k][2]);
         c = pv_scene_lit(F, c, (const double(*)[3])m, p->nv);
     }
+    c = pv_scene_fill_lighten(e->st.has_fill ? &e->st.fill : &F->fill, c);
 
     /* gnuplot's pm3d `clip z`: cut to the z range */
     double cl[8][3];

@@ -21,6 +21,15 @@ uint32_t pv_scene_marker(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_el
     return pv_raster_marker_style(ctx, r, pt, marker_size(F, ps), lw < 0.2f ? 0.2f : lw);
 }
 
+/* gnuplot draws only the points inside the plot's x, y and z ranges (the others are
+ * "outrange"; autoscaled ranges hold all their data anyway). */
+static bool in_box(const pv_scene_frame *F, const double *v)
+{
+    return v[0] >= fmin(F->xmin, F->xmax) && v[0] <= fmax(F->xmin, F->xmax) &&
+           v[1] >= fmin(F->ymin, F->ymax) && v[1] <= fmax(F->ymin, F->ymax) &&
+           v[2] >= fmin(F->zmin, F->zmax) && v[2] <= fmax(F->zmin, F->zmax);
+}
+
 pv_status pv_scene_draw_points(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                                pv_raster *r)
 {
@@ -45,6 +54,7 @@ pv_status pv_scene_draw_points_from(pv_ctx *ctx, const pv_scene_frame *F,
         const double *v = e->vals + i * (size_t)e->ncols;
         if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) continue;
         if (!(v[2] >= F->zlo && v[2] < F->zhi)) continue;
+        if (!in_box(F, v)) continue;
         uint32_t style = fixed;
         if (per_row) {
             int pt = kc.pt < 0 ? e->st.lp.pt : isfinite(v[kc.pt]) ? (int)v[kc.pt] : -1;
@@ -53,12 +63,14 @@ pv_status pv_scene_draw_points_from(pv_ctx *ctx, const pv_scene_frame *F,
             style = pv_scene_marker(ctx, F, e, pt, ps, r);
             if (style == PV_RASTER_STYLE_NONE) continue;
         }
+        double cval = kc.color >= 0 && e->st.lp.lc.kind == PV_COLOR_PALETTE_Z ? v[kc.color] : v[2];
+        /* a negative colour value on a log colour axis is undefined: gnuplot drops the point */
+        if (F->colors->pal.cb_log && e->st.lp.lc.kind == PV_COLOR_PALETTE_Z && cval < 0) continue;
         pv_raster_point *q = &buf[nb++];
         double sx, sy, d;
         pv_view_project(F->view, v[0], v[1], v[2], &sx, &sy, &d);
         q->x = (float)sx, q->y = (float)sy, q->depth = (float)d;
         q->style = style;
-        double cval = kc.color >= 0 && e->st.lp.lc.kind == PV_COLOR_PALETTE_Z ? v[kc.color] : v[2];
         double var = kc.color >= 0 ? v[kc.color] : (double)NAN;
         q->color = pv_scene_item_color(F->colors, e, cval, var);
         q->order = base | i;

@@ -168,20 +168,22 @@ const char *pv_color_name(uint32_t rgb)
     return NULL;
 }
 
+/* gnuplot reads colour strings with sscanf("#%lx"): the leading hex digits count (at least
+ * one), whatever follows is ignored, and the value keeps its low 32 bits. */
 static bool parse_hex(const char *p, uint32_t *out)
 {
-    size_t n = strlen(p);
-    if (n == 0 || n > 8) return false;
     uint32_t v = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    for (;; i++) {
         char ch = p[i];
         uint32_t d;
         if (ch >= '0' && ch <= '9') d = (uint32_t)(ch - '0');
         else if (ch >= 'a' && ch <= 'f') d = (uint32_t)(ch - 'a' + 10);
         else if (ch >= 'A' && ch <= 'F') d = (uint32_t)(ch - 'A' + 10);
-        else return false;
+        else break;
         v = v * 16u + d;
     }
+    if (i == 0) return false;
     *out = v;
     return true;
 }

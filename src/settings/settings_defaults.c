@@ -2,7 +2,7 @@
  * pvox settings: gnuplot 5.4.4's fresh-start values (DEC-10 for the terminal) and the
  * finalisers of the owned strings and arrays.
  */
-#include "settings_parse.h"
+#include "settings_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -117,11 +117,17 @@ void pv_settings_fini_resettable(pv_settings *s)
 {
     pv_text_fini(&s->title);
     for (int k = 0; k < 4; k++) pv_text_fini(&s->label[k]);
+    pv_labels_fini(s);
+    pv_objects_fini(s);
     free(s->key.title);
     s->key.title = NULL;
     free(s->key.font);
     s->key.font = NULL;
     pv_palette_fini(s->ctx, &s->palette);
+    for (int k = 0; k < 3; k++) {
+        free(s->format_other[k]);
+        s->format_other[k] = NULL;
+    }
     for (int k = 0; k < 4; k++) {
         free(s->tics[k].format);
         free(s->tics[k].font);
@@ -163,6 +169,11 @@ void pv_settings_defaults_keep(pv_settings *s)
     s->border_layer = PV_LAYER_FRONT;
     s->border_lp = pv_lp_default();
     s->border_lp.lc.kind = PV_COLOR_BLACK;
+
+    for (int ax = 0; ax < 3; ax++) {
+        s->zeroaxis[ax].on = false;
+        s->zeroaxis[ax].lp = pv_lp_default();
+    }
 
     pv_key_default(&s->key);
 

@@ -48,12 +48,18 @@ void sp_setstr(char **dst, const char *src);
  * they come first, the option table's slots follow (PV_SETTINGS_EXTRA_WARN + index). */
 enum { PV_SETTINGS_EXTRA_WARN = 32 };
 enum { WARN_LOGSCALE = 0, WARN_PAL_FUNCS, WARN_PAL_FILE, WARN_PARAMETRIC, WARN_POLAR,
-       WARN_TICS_AXIS, WARN_PM3D_AT, WARN_PM3D_QUADS,
+       WARN_PM3D_AT, WARN_PM3D_QUADS, WARN_PM3D_FTRI, WARN_OBJECT_KIND, WARN_FORMAT_KIND,
        WARN_STYLE_OTHER, /* one slot per ignored `set style` kind follows */
        WARN_NSLOTS = WARN_STYLE_OTHER + 11 };
 _Static_assert((int)WARN_NSLOTS <= (int)PV_SETTINGS_EXTRA_WARN, "grow PV_SETTINGS_EXTRA_WARN");
 /* Warn `msg` once per run (exec only), located at the option name. */
 void sp_warn_once(pv_sp *p, int slot, const char *msg);
+/* Fill-style words (`empty`, `transparent`, `solid D`, `pattern N`, `border ...`,
+ * `noborder`) into *f, stopping at the first other word (settings_styles.c). */
+pv_status sp_fill_words(pv_sp *p, pv_fill *f);
+/* A position `{sys} x {, {sys} y {, {sys} z}}` (settings_label.c): a coordinate without a
+ * system takes the previous one's (the first: `dflt`); missing ones are 0. */
+pv_status sp_position_sys(pv_sp *p, double xyz[3], pv_coord_sys sys[3], pv_coord_sys dflt);
 
 /* ---- show helpers (settings_parse.c); p->out may be NULL ---- */
 #define OUT p->out

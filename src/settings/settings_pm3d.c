@@ -34,9 +34,9 @@ pv_status sp_set_pm3d(pv_sp *p)
             st = sp_int(p, &m.interp[0]);
             if (st == PV_OK && !sp_op(p, ",")) st = sp_err(p, PV_ESYNTAX, "',' expected");
             if (st == PV_OK) st = sp_int(p, &m.interp[1]);
-            if (st == PV_OK && (m.interp[0] != 1 || m.interp[1] != 1))
-                sp_warn_once(p, WARN_PM3D_QUADS, "pm3d interpolate and ftriangles are read but "
-                                                 "pvox draws the quads of the data as given");
+            if (st == PV_OK && p->exec && (m.interp[0] <= 0 || m.interp[1] <= 0))
+                sp_warn_once(p, WARN_PM3D_QUADS, "pm3d interpolate 0 or less (gnuplot's "
+                                                 "automatic steps) is drawn as 1");
         } else if (sp_word(p, "scansa$utomatic")) m.scans = 0;
         else if (sp_word(p, "scansf$orward")) m.scans = 1;
         else if (sp_word(p, "scansb$ackward")) m.scans = 2;
@@ -49,15 +49,16 @@ pv_status sp_set_pm3d(pv_sp *p)
                 st = sp_err(p, PV_ESYNTAX, "expecting flush 'begin', 'center' or 'end'");
         } else if (sp_word(p, "ftr$iangles")) {
             m.ftriangles = true;
-            sp_warn_once(p, WARN_PM3D_QUADS, "pm3d interpolate and ftriangles are read but "
-                                             "pvox draws the quads of the data as given");
+            sp_warn_once(p, WARN_PM3D_FTRI, "pm3d ftriangles is read but pvox draws the "
+                                            "quads of the data as given");
         }
         else if (sp_word(p, "noftr$iangles")) m.ftriangles = false;
         else if (sp_word(p, "clip1$in") || sp_word(p, "clip4$in")) m.clip_z = false;
         else if (sp_word(p, "clip")) {
             m.clip_z = true;
             sp_word(p, "z");
-        } else if (sp_word(p, "clipcb") || sp_word(p, "noclipcb")) { /* stored nowhere */ }
+        } else if (sp_word(p, "clipcb")) m.noclipcb = false;
+        else if (sp_word(p, "noclipcb")) m.noclipcb = true;
         else if (sp_word(p, "c2c") || sp_word(p, "corners2c$olor")) {
             static const char *const c2c[] = {"mean", "geomean", "harmean", "rms", "median",
                                               "min", "max", "c1", "c2", "c3", "c4"};

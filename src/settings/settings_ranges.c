@@ -194,7 +194,8 @@ pv_status sp_unset_autoscale(pv_sp *p)
     return PV_OK;
 }
 
-/* set logscale {axes} {base}: stored; pvox draws linear axes (one warning). */
+/* set logscale {axes} {base}: the colour axis is drawn logarithmic; x, y and z are stored
+ * but drawn linear (one warning). */
 static pv_status logscale(pv_sp *p, bool on)
 {
     unsigned mask = (1u << PV_AX_X) | (1u << PV_AX_Y) | (1u << PV_AX_Z) | (1u << PV_AX_CB);
@@ -220,7 +221,11 @@ static pv_status logscale(pv_sp *p, bool on)
         p->s->range[ax].log = on;
         if (on) p->s->range[ax].log_base = base;
     }
-    if (on) sp_warn_once(p, WARN_LOGSCALE, "set logscale is stored but pvox draws linear axes");
+    unsigned xyz = (1u << PV_AX_X) | (1u << PV_AX_Y) | (1u << PV_AX_Z);
+    if (on && (mask & xyz))
+        sp_warn_once(p, WARN_LOGSCALE,
+                     "set logscale on x, y or z is stored but pvox draws those axes linear "
+                     "(a log colour axis is drawn)");
     return PV_OK;
 }
 pv_status sp_set_logscale(pv_sp *p) { return logscale(p, true); }

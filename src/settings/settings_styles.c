@@ -44,12 +44,12 @@ static pv_status parse_style_name(pv_sp *p, pv_plot_style *out)
     return sp_err(p, PV_ESYNTAX, "unrecognized plot type");
 }
 
-static pv_status set_style_fill(pv_sp *p)
+pv_status sp_fill_words(pv_sp *p, pv_fill *out)
 {
-    pv_fill f = p->s->fill;
+    pv_fill f = *out;
     bool transparent = false, density_given = false, kind_given = false;
     pv_status st = PV_OK;
-    while (st == PV_OK && !sp_end(p)) {
+    for (bool more = true; st == PV_OK && more && !sp_end(p);) {
         if (sp_word(p, "e$mpty")) {
             f.kind = PV_FILL_EMPTY;
             kind_given = true;
@@ -83,7 +83,9 @@ static pv_status set_style_fill(pv_sp *p)
                 st = sp_int(p, &f.border_color.lt);
                 if (st == PV_OK && f.border_color.lt < 0) f.border_color.kind = PV_COLOR_BLACK;
             }
-        } else st = sp_unexpected(p);
+        } else {
+            more = false;
+        }
     }
     if (st != PV_OK || !p->exec) return st;
     /* gnuplot 5.4.4: `transparent` alone or without a density means solid 0.5; a new
@@ -96,8 +98,17 @@ static pv_status set_style_fill(pv_sp *p)
         f.transparent = false;
     }
     f.density = f.density < 0 ? 0 : f.density > 1 ? 1 : f.density;
-    p->s->fill = f;
+    *out = f;
     return PV_OK;
+}
+
+static pv_status set_style_fill(pv_sp *p)
+{
+    pv_fill f = p->s->fill;
+    pv_status st = sp_fill_words(p, &f);
+    if (st == PV_OK) st = sp_expect_end(p);
+    if (st == PV_OK && p->exec) p->s->fill = f;
+    return st;
 }
 
 pv_status sp_set_style(pv_sp *p)

@@ -27,13 +27,14 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
                                                       : mask & (1u << PV_AX_Z) ? PV_AX_Z : PV_AX_CB];
     t.format = t.font = NULL; /* parsed fresh; the old ones stay owned by the settings */
     bool set_mirror = false, set_out = false, set_incr = false, set_rot = false;
-    bool set_scale = false, front = p->s->tics_front, set_front = false;
+    bool set_scale = false, front = p->s->tics_front, set_front = false, set_axis = false;
     pv_status st = PV_OK;
     while (st == PV_OK && !sp_end(p)) {
         if (sp_word(p, "ax$is")) {
-            sp_warn_once(p, WARN_TICS_AXIS, "tics on the axis are read but pvox draws tics "
-                                            "on the border");
-        } else if (sp_word(p, "bo$rder") || sp_word(p, "add") ||
+            t.on_axis = true, set_axis = true;
+        } else if (sp_word(p, "bo$rder")) {
+            t.on_axis = false, set_axis = true;
+        } else if (sp_word(p, "add") ||
             sp_word(p, "autof$req") || sp_word(p, "num$eric") || sp_word(p, "time$date") ||
             sp_word(p, "geo$graphic") || sp_word(p, "log$scale") || sp_word(p, "nolog$scale") ||
             sp_word(p, "rangelimit$ed") || sp_word(p, "norangelimit$ed") || sp_word(p, "left") || sp_word(p, "right") ||
@@ -109,6 +110,7 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
         pv_tics *d = &p->s->tics[ax];
         d->on = true;
         if (set_mirror) d->mirror = t.mirror;
+        if (set_axis) d->on_axis = t.on_axis;
         if (set_out) d->outward = t.outward;
         if (set_rot) d->rotate = t.rotate;
         if (set_scale) d->scale_major = t.scale_major, d->scale_minor = t.scale_minor;
@@ -160,7 +162,8 @@ static pv_status show_tics_mask(pv_sp *p, unsigned mask)
                 fprintf(OUT, "\t%s-axis tics:\tOFF\n", sp_axis_names[ax]);
                 continue;
             }
-            fprintf(OUT, "\t%s-axis tics:\ton border%s\n", sp_axis_names[ax],
+            fprintf(OUT, "\t%s-axis tics:\ton %s%s\n", sp_axis_names[ax],
+                    t->on_axis ? "axis" : "border",
                     t->mirror ? " and mirrored on opposite border" : "");
             fprintf(OUT, "\t  labels are justified automatically, format \"%s\" and are %s,\n",
                     t->format ? t->format : "% h", t->rotate != 0 ? "rotated" : "not rotated");
@@ -179,3 +182,68 @@ pv_status sp_show_xtics(pv_sp *p) { return show_tics_mask(p, 1u << PV_AX_X); }
 pv_status sp_show_ytics(pv_sp *p) { return show_tics_mask(p, 1u << PV_AX_Y); }
 pv_status sp_show_ztics(pv_sp *p) { return show_tics_mask(p, 1u << PV_AX_Z); }
 pv_status sp_show_cbtics(pv_sp *p) { return show_tics_mask(p, 1u << PV_AX_CB); }
+
+/* ---- set format ------------------------------------------------------------------- */
+
+/* `set format {x|y|z|cb|x2|y2|r|xy|yx} {"fmt"} {numeric|timedate|geographic}`: the tic
+ * label format of the axes named (all without a name); no string restores "% h". */
+pv_status sp_set_format(pv_sp *p)
+{
+    static const char *const other[3] = {"x2", "y2", "r"};
+    unsigned mask = 0, omask = 0;
+    if (!sp_end(p) && pv_cur_peek(p->c)->kind == PV_TK_NAME) {
+        const char *w = pv_cur_peek(p->c)->sval;
+        for (int ax = PV_AX_X; ax <= PV_AX_CB; ax++)
+            if (strcmp(w, sp_axis_names[ax]) == 0) mask = 1u << ax;
+        for (int k = 0; k < 3; k++)
+            if (strcmp(w, other[k]) == 0) omask = 1u << k;
+        if (strcmp(w, "xy") == 0 || strcmp(w, "yx") == 0) mask = 1u << PV_AX_X | 1u << PV_AX_Y;
+        if (mask || omask) pv_cur_next(p->c);
+    }
+    if (!mask && !omask) mask = 0xFu, omask = 7u;
+    char *fmt = NULL;
+    pv_status st = PV_OK;
+    if (!sp_end(p)) {
+        st = sp_string(p, &fmt);
+        if (st == PV_OK && !sp_word(p, "num$eric") && (sp_word(p, "time$date") ||
+                                                      sp_word(p, "geo$graphic")))
+            sp_warn_once(p, WARN_FORMAT_KIND, "time and geographic tic formats are read but "
+                                              "pvox prints tic labels as numbers");
+        if (st == PV_OK) st = sp_expect_end(p);
+    }
+    if (st != PV_OK || !p->exec) {
+        free(fmt);
+        return st;
+    }
+    for (int ax = PV_AX_X; ax <= PV_AX_CB; ax++)
+        if (mask & (1u << ax)) sp_setstr(&p->s->tics[ax].format, fmt);
+    for (int k = 0; k < 3; k++)
+        if (omask & (1u << k)) sp_setstr(&p->s->format_other[k], fmt);
+    free(fmt);
+    return PV_OK;
+}
+
+pv_status sp_unset_format(pv_sp *p)
+{
+    pv_status st = sp_expect_end(p);
+    if (st != PV_OK || !p->exec) return st;
+    for (int ax = PV_AX_X; ax <= PV_AX_CB; ax++) sp_setstr(&p->s->tics[ax].format, NULL);
+    for (int k = 0; k < 3; k++) sp_setstr(&p->s->format_other[k], NULL);
+    return PV_OK;
+}
+
+pv_status sp_show_format(pv_sp *p)
+{
+    const pv_settings *s = p->s;
+    if (OUT) {
+        const char *f[7] = {s->tics[PV_AX_X].format, s->tics[PV_AX_Y].format, s->format_other[0],
+                            s->format_other[1], s->tics[PV_AX_Z].format,
+                            s->tics[PV_AX_CB].format, s->format_other[2]};
+        static const char *const names[7] = {"x", "y", "x2", "y2", "z", "cb", "r"};
+        fprintf(OUT, "\n\ttic format is:\n");
+        for (int k = 0; k < 7; k++)
+            fprintf(OUT, "\t  %s-axis: \"%s\"\n", names[k], f[k] ? f[k] : "% h");
+        fprintf(OUT, "\n");
+    }
+    return sp_done(p);
+}

@@ -593,3 +593,63 @@ pv_status sp_show_colorbox(pv_sp *p)
     }
     return sp_done(p);
 }
+
+/* ---- set xzeroaxis / yzeroaxis / zzeroaxis / zeroaxis -------------------------------- */
+
+/* Axes in `mask` get a zero axis with the line properties given (gnuplot starts from its
+ * axis linetype each time: lt 0, lw 1). */
+static pv_status zeroaxis(pv_sp *p, unsigned mask, bool on)
+{
+    pv_lp lp = pv_lp_default();
+    if (on) {
+        pv_status st = sp_lp(p, &lp);
+        if (st != PV_OK) return st;
+        if (!sp_end(p)) return sp_unexpected(p);
+    } else {
+        pv_status st = sp_expect_end(p);
+        if (st != PV_OK) return st;
+    }
+    if (!p->exec) return PV_OK;
+    for (int ax = 0; ax < 3; ax++) {
+        if (!(mask & (1u << ax))) continue;
+        p->s->zeroaxis[ax].on = on;
+        if (on) p->s->zeroaxis[ax].lp = lp;
+    }
+    return PV_OK;
+}
+
+pv_status sp_set_xzeroaxis(pv_sp *p) { return zeroaxis(p, 1u << PV_AX_X, true); }
+pv_status sp_set_yzeroaxis(pv_sp *p) { return zeroaxis(p, 1u << PV_AX_Y, true); }
+pv_status sp_set_zzeroaxis(pv_sp *p) { return zeroaxis(p, 1u << PV_AX_Z, true); }
+pv_status sp_set_zeroaxis(pv_sp *p) { return zeroaxis(p, 7u, true); }
+pv_status sp_unset_xzeroaxis(pv_sp *p) { return zeroaxis(p, 1u << PV_AX_X, false); }
+pv_status sp_unset_yzeroaxis(pv_sp *p) { return zeroaxis(p, 1u << PV_AX_Y, false); }
+pv_status sp_unset_zzeroaxis(pv_sp *p) { return zeroaxis(p, 1u << PV_AX_Z, false); }
+pv_status sp_unset_zeroaxis(pv_sp *p) { return zeroaxis(p, 7u, false); }
+
+static void show_zeroaxis(pv_sp *p, int ax)
+{
+    const pv_lp *lp = &p->s->zeroaxis[ax].lp;
+    if (!p->s->zeroaxis[ax].on) {
+        fprintf(OUT, "\t%szeroaxis is OFF\n", sp_axis_names[ax]);
+        return;
+    }
+    char col[64];
+    sp_color_text(col, sizeof col, &lp->lc);
+    if (lp->lt == 0 && lp->lc.kind == PV_COLOR_DEFAULT)
+        fprintf(OUT, "\t%szeroaxis is drawn with\t linetype 0 linewidth %.3f\n", sp_axis_names[ax],
+                lp->lw);
+    else
+        fprintf(OUT, "\t%szeroaxis is drawn with\t %s linewidth %.3f\n", sp_axis_names[ax], col,
+                lp->lw);
+}
+
+pv_status sp_show_xzeroaxis(pv_sp *p) { if (OUT) show_zeroaxis(p, PV_AX_X); return sp_done(p); }
+pv_status sp_show_yzeroaxis(pv_sp *p) { if (OUT) show_zeroaxis(p, PV_AX_Y); return sp_done(p); }
+pv_status sp_show_zzeroaxis(pv_sp *p) { if (OUT) show_zeroaxis(p, PV_AX_Z); return sp_done(p); }
+pv_status sp_show_zeroaxis(pv_sp *p)
+{
+    if (OUT)
+        for (int ax = 0; ax < 3; ax++) show_zeroaxis(p, ax);
+    return sp_done(p);
+}

@@ -285,7 +285,81 @@ static void setup_userbox(pv_view3d_params *p, pv_frame_spec *s, pv_pal *pal)
     s->pal = pal;
 }
 
+/* Zero axes (dotted default, `lt -1`, red lw 2), tics on the axes, labels in first, graph
+ * and screen coordinates (justified, rotated, with a point and an offset), a log colour
+ * box whose label sits by the box (tics on the axis), no border. */
+static const pv_frame_label axes_labels[5] = {
+    {.text = "X", .at = {4.2, 0, 0}, .pt = -1},
+    {.text = "graph", .at = {4, 5, 6}, .just = 2, .pt = -1},
+    {.text = "screen", .screen = true, .at = {0.05 * (800 * 200 - 200 - 1) + 0.5,
+                                               0.9 * (600 * 200 - 200 - 1) + 0.5},
+     .front = true, .pt = -1},
+    {.text = "pt", .at = {0, 0, 6}, .pt = 7, .ps = 1.5, .point_lw = 1, .offset = {1, -1}},
+    {.text = "rot", .at = {-3, 3, 0}, .just = 1, .angle = 45, .pt = -1},
+};
+
+static void setup_axes(pv_view3d_params *p, pv_frame_spec *s, pv_pal *pal)
+{
+    base_params(p, 800, 600);
+    p->rot_x = 70;
+    p->rot_z = 40;
+    p->scale = 1.2;
+    p->xmin = -4, p->xmax = 4;
+    p->ymin = -3, p->ymax = 5;
+    p->zmin = -2, p->zmax = 6;
+    p->xyplane_absolute = true;
+    p->xyplane_z = 0;
+    pv_frame_spec_default(s);
+    s->border = 0;
+    s->key_on = false;
+    for (int a = 0; a < 4; a++) s->axis[a].on_axis = true, s->axis[a].mirror = false;
+    s->zeroaxis[0].on = s->zeroaxis[1].on = s->zeroaxis[2].on = true;
+    s->zeroaxis[0].lw = s->zeroaxis[1].lw = 1;
+    s->zeroaxis[0].dotted = s->zeroaxis[2].dotted = true; /* lc and lw keep the dots */
+    s->zeroaxis[2].rgb = 0xFF0000;
+    s->zeroaxis[2].lw = 2;
+    make_tics(s, PV_FAX_X, &p->xmin, &p->xmax, false);
+    make_tics(s, PV_FAX_Y, &p->ymin, &p->ymax, false);
+    make_tics(s, PV_FAX_Z, &p->zmin, &p->zmax, false);
+    s->labels = axes_labels;
+    s->nlabels = 5;
+    /* log cb [1:1e4]: a tic at each power of ten */
+    pv_tickaxis a = {0};
+    a.min = 1, a.max = 1e4, a.tics = true, a.log_base = 10;
+    pv_ticks_setup(&a);
+    tics *t = &g_tics[PV_FAX_CB];
+    t->n = pv_ticks_list(&a, t->pos, MAXT);
+    for (int i = 0; i < t->n; i++) {
+        snprintf(t->text[i], sizeof t->text[i], "% g", t->pos[i]);
+        t->ptr[i] = t->text[i];
+    }
+    static double minor[64];
+    s->axis[PV_FAX_CB].ntics = t->n;
+    s->axis[PV_FAX_CB].tic_pos = t->pos;
+    s->axis[PV_FAX_CB].tic_text = t->ptr;
+    s->axis[PV_FAX_CB].nminor = pv_ticks_minor(&a, minor, 64);
+    s->axis[PV_FAX_CB].minor_pos = minor;
+    s->axis[PV_FAX_CB].label = "log cb";
+    s->axis[PV_FAX_CB].label_offset[0] = -2;
+    s->cbmin = 1, s->cbmax = 1e4;
+    pv_pal_default(pal);
+    pal->cb_log = true;
+    s->colorbox = true;
+    s->pal = pal;
+}
+
 static const scene scenes[] = {
+    {"axes", 800, 600,
+     "set border 0\nset xzeroaxis; set yzeroaxis lt -1; set zzeroaxis lc rgb \"red\" lw 2\n"
+     "set tics axis nomirror\nset xyplane at 0\nset view 70, 40, 1.2\n"
+     "set xrange [-4:4]; set yrange [-3:5]; set zrange [-2:6]\n"
+     "set label 1 \"X\" at 4.2, 0, 0\nset label 2 \"graph\" at graph 1, 1, 1 right\n"
+     "set label 3 \"screen\" at screen 0.05, 0.9 front\n"
+     "set label 4 \"pt\" at 0, 0, 6 point pt 7 ps 1.5 offset 1, -1\n"
+     "set label 5 \"rot\" at -3, 3, 0 rotate by 45 centre\n"
+     "set log cb; set cbrange [1:1e4]; set cblabel \"log cb\" offset -2\nunset key\n"
+     "splot '-' using 1:2:3:(1) with points pt -1 lc palette\n9 9 9\ne\n",
+     setup_axes},
     {"article", 800, 600,
      "set xrange [0:1]; set yrange [0:1]; set zrange [0:1]\n"
      "set view 65,40\nset xyplane at -0.1\nset border 4095\nunset key\n"

@@ -855,8 +855,25 @@ def check_lines(a, name, svg, sb, pngs):
     return bad
 
 
+def check_pixels(a, name, svg, sb, pngs):
+    """The whole picture against gnuplot's pngcairo one, pixel by pixel: for scenes pvox
+    draws as pngcairo does (frame, labels, zero axes, colour box, key samples, points on
+    pixel centres), at most 0.2% of the pixels may differ by more than 2 levels."""
+    gp = [img for label, img, _, _ in pngs if label == GNUPLOT_PNG][0]
+    pv = [img for label, img, _, _ in pngs if label != GNUPLOT_PNG][0]
+    if gp.shape != pv.shape:
+        print("FAIL %s: picture size %s, gnuplot's %s" % (name, pv.shape, gp.shape))
+        return 1
+    d = abs(gp.astype(int) - pv.astype(int)).max(axis=2)
+    frac = float((d > 2).mean())
+    ok = frac <= 0.002
+    print("%s %s pixels: %.3f%% differ from gnuplot's PNG by more than 2 levels (limit 0.2%%), "
+          "max %d" % ("ok  " if ok else "FAIL", name, 100 * frac, int(d.max())))
+    return 0 if ok else 1
+
+
 CHECKS = {"positions": check_positions, "pm3d": check_pm3d, "counts": check_counts,
-          "lines": check_lines}
+          "lines": check_lines, "pixels": check_pixels}
 
 
 def cmd_fidelity(a):
@@ -867,7 +884,7 @@ def cmd_fidelity(a):
     for spec in a.scenes:
         kind, _, path = spec.partition(":")
         if kind not in CHECKS:
-            raise RunError("unknown check %r (positions, pm3d, counts, lines)" % kind)
+            raise RunError("unknown check %r (positions, pm3d, counts, lines, pixels)" % kind)
         items.append((kind, path))
     folder, scenes = scene_names([p for _, p in items])
     term = "pngcairo size %d,%d" % (w, h)
@@ -890,7 +907,7 @@ def fidelity_checks(a, work, items, scenes, w, h, term):
         gp_img = read_rgb(os.path.join(work, s + ".gnuplot.png"))
         # gnuplot's own PNG checks the checker (svg mapping, blob finding); pvox's layout
         # must equal pngcairo's, so both use gnuplot's pngcairo bounds
-        limit = {"positions": 1.0, "pm3d": 3.0, "counts": 1.0, "lines": 1.0}[kind]
+        limit = {"positions": 1.0, "pm3d": 3.0, "counts": 1.0, "lines": 1.0, "pixels": 2.0}[kind]
         nbad = CHECKS[kind](a, s, svg, sb, [(GNUPLOT_PNG, gp_img, gb, limit),
                                             ("pvox", pvox_img, gb, limit)])
         bad += nbad

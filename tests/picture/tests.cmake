@@ -4,7 +4,8 @@
 #                              channel difference 2 on at most 0.1% of the pixels
 #   picture.golden             the reference against golden/*.png (8 levels, 0.5%)
 #   picture.fidelity.npN       fidelity/*.gp against gnuplot 5.4's svg (and pngcairo):
-#                              positions, pm3d colours, marker counts and colours, lines
+#                              positions, pm3d colours, marker counts and colours, lines,
+#                              whole pictures pixel by pixel (pixels:)
 # picture.py needs numpy and PIL: use the interpreter find_package(Python3) finds if it
 # can import them, else /usr/bin/python3 (Debian's python3-numpy, python3-pil). Without
 # them, or without gnuplot, the tests skip (77), or fail when the environment has CI=true.
@@ -38,7 +39,7 @@ set(pv_picture_scenes
   ${pv_picture_dir}/scenes/clipz.gp ${pv_picture_dir}/scenes/iso.gp
   ${pv_picture_dir}/scenes/iso_nested.gp ${pv_picture_dir}/scenes/iso_styles.gp
   ${pv_picture_dir}/scenes/iso_border.gp ${pv_picture_dir}/scenes/split.gp
-  ${pv_picture_dir}/scenes/lines.gp)
+  ${pv_picture_dir}/scenes/lines.gp ${pv_picture_dir}/scenes/ortho.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
@@ -123,7 +124,9 @@ set(pv_picture_fidelity
   counts:${pv_picture_dir}/fidelity/count_pi2.gp
   counts:${pv_picture_dir}/fidelity/count_pi3.gp
   lines:${pv_picture_dir}/fidelity/lines_mesh.gp
-  lines:${pv_picture_dir}/fidelity/lines_clip.gp)
+  lines:${pv_picture_dir}/fidelity/lines_clip.gp
+  pixels:${pv_picture_dir}/fidelity/px_ticstep_key.gp
+  pixels:${pv_picture_dir}/fidelity/px_axes_labels.gp)
 # 1 rank, and 3 ranks (uneven slabs: `pi k` and `above` must use global node indices)
 foreach(np 1 3)
   set(pv_picture_procs ${np})

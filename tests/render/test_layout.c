@@ -169,6 +169,78 @@ static void test_svg_positions(void)
     pv_frame_fini(&f);
 }
 
+/* `lc palette` data: the key sample is a gradient line of 24 segments and a row of points
+ * (gnuplot's key_sample_line_pm3d / key_sample_point_pm3d), against gnuplot's svg. */
+static void test_svg_gradient_key(void)
+{
+    char *svg = gp_run("set term svg size 640,480\nset output 'g.svg'\n"
+                       "set xrange [0:1]; set yrange [0:1]; set zrange [0:1]\n"
+                       "splot '-' using 1:2:3 with linespoints pt 7 lc palette title 'grad'\n"
+                       "0 0 0.2\n1 1 0.9\n0.5 0.5 0.5\ne\n",
+                       "g.svg");
+    PV_CHECK(svg != NULL);
+    if (!svg) return;
+    /* the key row: segments `d='Mx,y Lx2,y'` and points `translate(x,y)` at the top */
+    double seg_x[32], pt_x[8];
+    unsigned seg_rgb[32], pt_rgb[8];
+    int nseg = 0, npt = 0;
+    for (const char *p = svg; (p = strstr(p, "<path stroke='rgb(")) != NULL; p++) {
+        unsigned r, g, b;
+        double x0, y0, x1, y1;
+        if (sscanf(p, "<path stroke='rgb(%u, %u, %u)'  d='M%lf,%lf L%lf,%lf", &r, &g, &b, &x0, &y0,
+                   &x1, &y1) == 7 && y0 == y1 && y0 < 60 && nseg < 32) {
+            seg_x[nseg] = x0;
+            seg_rgb[nseg++] = r << 16 | g << 8 | b;
+        }
+    }
+    for (const char *p = svg; (p = strstr(p, "<use xlink:href='#gpPt6' transform='translate(")) != NULL; p++) {
+        unsigned r, g, b;
+        double x, y, sc;
+        if (sscanf(p, "<use xlink:href='#gpPt6' transform='translate(%lf,%lf) scale(%lf)' "
+                      "color='rgb(%u, %u, %u)'", &x, &y, &sc, &r, &g, &b) == 6 && y < 60 && npt < 8) {
+            pt_x[npt] = x;
+            pt_rgb[npt++] = r << 16 | g << 8 | b;
+        }
+    }
+    free(svg);
+    PV_CHECK_EQ(nseg, 24);
+    PV_CHECK_EQ(npt, 3);
+
+    pv_termdim t;
+    gp_svg_termdim(&t, 640, 480);
+    pv_pal pal;
+    pv_pal_default(&pal);
+    /* the data's cb range is [0.2:0.9]: its gray runs 0 to 1 */
+    pv_key_entry key[1] = {{.title = "grad", .sample = PV_KS_LINEPOINT, .pt = 7, .ps = 1, .lw = 1,
+                            .gradient = true, .gray_from = 0, .gray_to = 1}};
+    pv_frame_spec s;
+    spec_01(&s);
+    s.key = key;
+    s.nkey = 1;
+    s.pal = &pal;
+    pv_view3d v;
+    view_01(&v, &t, 60, 30, 0, 0);
+    pv_frame f = {0};
+    PV_CHECK(pv_frame_build(&f, &s, &v));
+    int ks = 0, kp = 0;
+    for (int k = 0; k < f.n; k++) {
+        const pv_fitem *it = &f.items[k];
+        if (it->kind == PV_FI_POINT && kp < npt) {
+            PV_CHECK(fabs(it->x[0] / 100.0 - pt_x[kp]) < 0.011);
+            PV_CHECK_EQ(it->argb, pt_rgb[kp]);
+            kp++;
+        } else if (it->kind == PV_FI_PATH && it->n == 2 && it->y[0] == it->y[1] &&
+                   it->layer == PV_FRAME_FRONT && it->argb != 0 && ks < nseg) {
+            PV_CHECK(fabs(it->x[0] / 100.0 - seg_x[ks]) < 0.011);
+            PV_CHECK_EQ(it->argb, seg_rgb[ks]);
+            ks++;
+        }
+    }
+    PV_CHECK_EQ(kp, 3);
+    PV_CHECK_EQ(ks, 24);
+    pv_frame_fini(&f);
+}
+
 int main(void)
 {
     test_layers();
@@ -177,6 +249,7 @@ int main(void)
         return 77;
     }
     test_svg_positions();
+    test_svg_gradient_key();
     gp_cleanup();
     return pv_test_result("layout");
 }

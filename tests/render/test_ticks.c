@@ -167,6 +167,39 @@ static void test_live(void)
 }
 
 /* The default format: "% h" unless the range is tiny against its values. */
+/* `set logscale cb` (gnuplot 5.4.4 svg): data 3..40 keeps [3:40] (the colour axis is not
+ * extended) with the one tic 10; [1:1e5] has a tic at every power of ten. An autoscaled
+ * log x/y/z axis extends to whole powers. */
+static void test_log(void)
+{
+    double pos[16];
+    pv_tickaxis a = autoaxis(3, 40);
+    a.log_base = 10;
+    a.fix_min = a.fix_max = true;
+    pv_ticks_setup(&a);
+    PV_CHECK_NEAR(a.min, 3, 0);
+    PV_CHECK_NEAR(a.max, 40, 0);
+    PV_CHECK_EQ(pv_ticks_list(&a, pos, 16), 1);
+    PV_CHECK_NEAR(pos[0], 10, 1e-12);
+    a = autoaxis(1, 1e5);
+    a.auto_min = a.auto_max = false;
+    a.log_base = 10;
+    pv_ticks_setup(&a);
+    PV_CHECK_NEAR(a.step, 1, 0);
+    PV_CHECK_EQ(pv_ticks_list(&a, pos, 16), 6);
+    PV_CHECK_NEAR(pos[0], 1, 1e-12);
+    PV_CHECK_NEAR(pos[5], 1e5, 1e-6);
+    a = autoaxis(3, 40);
+    a.log_base = 10;
+    pv_ticks_setup(&a);
+    PV_CHECK_NEAR(a.min, 1, 1e-12);
+    PV_CHECK_NEAR(a.max, 100, 1e-12);
+    a = autoaxis(-1, 40); /* not a log range: no tics, no change */
+    a.log_base = 10;
+    pv_ticks_setup(&a);
+    PV_CHECK_EQ(pv_ticks_list(&a, pos, 16), 0);
+}
+
 static void test_format(void)
 {
     char buf[32];
@@ -213,6 +246,7 @@ int main(void)
     }
     test_live();
     test_format();
+    test_log();
     gp_cleanup();
     return pv_test_result("ticks");
 }

@@ -59,7 +59,7 @@ static inline void test_view(pv_view3d *v, double lo, double hi)
     pv_view3d_setup(v, &p);
 }
 
-/* A frame over everything (one rank), z range [lo, hi]. */
+/* A frame over everything (one rank), the box [lo, hi]^3. */
 static inline void test_frame(pv_scene_frame *F, const pv_view3d *v, const pv_scene_colors *C,
                        double lo, double hi)
 {
@@ -67,7 +67,8 @@ static inline void test_frame(pv_scene_frame *F, const pv_view3d *v, const pv_sc
     F->view = v;
     F->colors = C;
     F->zlo = -HUGE_VAL, F->zhi = HUGE_VAL;
-    F->zmin = lo, F->zmax = hi;
+    F->xmin = F->ymin = F->zmin = lo;
+    F->xmax = F->ymax = F->zmax = hi;
     F->pointsize = 1, F->linewidth = 1;
 }
 

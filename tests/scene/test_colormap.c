@@ -60,6 +60,43 @@ static void test_palette_mapping(void)
     pv_scene_elem_fini(ctx, &e);
 }
 
+/* `set logscale cb`: the gray follows log(cb); at or below the bottom (0 too) the bottom
+ * colour; points whose colour value is negative are not drawn (gnuplot: undefined). */
+static void test_log_cb(void)
+{
+    pv_scene_colors C;
+    test_colors(&C, 1, 100);
+    C.pal.cb_log = true;
+    pv_scene_elem e;
+    pv_lp lp = test_lp();
+    pv_scene_elem_init(&e, 3, &lp);
+    e.kind = PV_SCENE_POINTS;
+    e.st.lp.lc.kind = PV_COLOR_PALETTE_Z;
+    pv_rgba8 mid = pv_scene_item_color(&C, &e, 10, NAN); /* half way in log: gray 0.5 */
+    PV_CHECK(mid.r == mid.g && mid.g == mid.b && (mid.r == 127 || mid.r == 128));
+    PV_CHECK(rgba_is(pv_scene_item_color(&C, &e, 0, NAN), 0, 0, 0, 255));
+    PV_CHECK(rgba_is(pv_scene_item_color(&C, &e, 100, NAN), 255, 255, 255, 255));
+    PV_CHECK(fabs(pv_pal_cb_frac(&C.pal, 1000, 1, 100) - 1.5) < 1e-12);
+    /* four points coloured by z in [-1, 1.5]: z = -1 is dropped, z = 0 drawn */
+    pv_scene_elem_fini(ctx, &e);
+    double rows[4][3] = {{0, 0, -1}, {0, 0, 0}, {1, 1, 1}, {1, 0, 1.5}};
+    test_elem(ctx, &e, PV_SCENE_POINTS, &rows[0][0], 4, 3, 0);
+    e.st.lp.lc.kind = PV_COLOR_PALETTE_Z;
+    pv_view3d v;
+    test_view(&v, -1, 2);
+    pv_scene_frame F;
+    test_frame(&F, &v, &C, -1, 2);
+    pv_raster *r = pv_raster_create(ctx, 640, 480);
+    PV_CHECK_EQ(pv_scene_draw(ctx, &F, &e, r), PV_OK);
+    PV_CHECK_EQ(pv_raster_count_points(r), 3);
+    C.pal.cb_log = false;
+    pv_raster_clear(r);
+    PV_CHECK_EQ(pv_scene_draw(ctx, &F, &e, r), PV_OK);
+    PV_CHECK_EQ(pv_raster_count_points(r), 4);
+    pv_raster_destroy(ctx, r);
+    pv_scene_elem_fini(ctx, &e);
+}
+
 static void test_fixed_colours(void)
 {
     pv_scene_colors C;
@@ -144,6 +181,12 @@ static void test_points_slab(void)
     pv_raster *r = pv_raster_create(ctx, 640, 480);
     PV_CHECK_EQ(pv_scene_draw(ctx, &F, &e, r), PV_OK);
     PV_CHECK_EQ(pv_raster_count_points(r), 5); /* the undefined row is dropped */
+    /* a point outside the x range is not drawn (gnuplot's "outrange") */
+    F.xmax = 0.5;
+    pv_raster_clear(r);
+    PV_CHECK_EQ(pv_scene_draw(ctx, &F, &e, r), PV_OK);
+    PV_CHECK_EQ(pv_raster_count_points(r), 2); /* x = 0: (0,0,0) and (0,1,3) */
+    F.xmax = 3;
     /* the slab [1, 2) keeps z = 1 and 1.5; the next one [2, +inf) z = 2 and 3 */
     pv_raster_clear(r);
     F.zlo = 1, F.zhi = 2;
@@ -169,5 +212,6 @@ int main(int argc, char **argv)
     test_fixed_colours();
     test_columns();
     test_points_slab();
+    test_log_cb();
     return test_end(ctx, "test_colormap");
 }

@@ -434,6 +434,8 @@ static void test_colors(void)
     PV_CHECK(pv_color_parse_string("#80ff0000", &c) && c == 0x80ff0000u);
     PV_CHECK(pv_color_parse_string("0x00ff00", &c) && c == 0x00ff00);
     PV_CHECK(!pv_color_parse_string("#zz", &c));
+    /* gnuplot's sscanf("#%lx"): trailing text after the digits is ignored */
+    PV_CHECK(pv_color_parse_string("#DDAA00' @fs", &c) && c == 0xddaa00);
     PV_CHECK_EQ(pv_color_count(), 111);
     PV_CHECK_STR(pv_color_name(0x000000), "black");
 }
@@ -526,19 +528,19 @@ static void test_warn_once(void)
 {
     pv_settings *s = pv_settings_create(ctx);
     cap_begin();
-    pv_status st = run(s, "set grid; set grid xtics; set format x '%g'; set mouse\n"
-                          "unset grid; set label 1 'a' at 1,2,3; set grid\n"
+    pv_status st = run(s, "set grid; set grid xtics; set loadpath 'd'; set mouse\n"
+                          "unset grid; set timestamp; set grid\n"
                           "set arrow from 0,0 to 1,1; set arrow 2 from 1,1 to 2,2\n"
                           "set style arrow 1 nohead; set logscale x; set logscale y");
     char *err = cap_end();
     PV_CHECK_EQ(st, PV_OK);
     PV_CHECK_EQ(count(err, "set grid is ignored"), 1);
-    PV_CHECK_EQ(count(err, "set format is ignored"), 1);
+    PV_CHECK_EQ(count(err, "set loadpath is ignored"), 1);
     PV_CHECK_EQ(count(err, "set mouse is ignored"), 1);
-    PV_CHECK_EQ(count(err, "set label is ignored"), 1);
+    PV_CHECK_EQ(count(err, "set timestamp is ignored"), 1);
     PV_CHECK_EQ(count(err, "set arrow is ignored"), 1);
     PV_CHECK_EQ(count(err, "set style arrow is ignored"), 1);
-    PV_CHECK_EQ(count(err, "set logscale is stored"), 1);
+    PV_CHECK_EQ(count(err, "set logscale on x, y or z is stored"), 1);
     PV_CHECK_EQ(count(err, "warning:"), 7);
     if (count(err, "warning:") != 7) fprintf(stderr, "captured:\n%s\n", err);
     free(err);
@@ -665,6 +667,92 @@ static void test_key_view_no(void)
     pv_settings_destroy(s);
 }
 
+/* `set label` (tags, text before or after the options, changing one, unset, reset), `set
+ * object` rectangles, zero axes, `set tics axis`, `pm3d interpolate/noclipcb`. The show
+ * line is gnuplot 5.4.4's for these labels. */
+static void test_annotations(void)
+{
+    pv_settings *s = pv_settings_create(ctx);
+    PV_CHECK_EQ(run(s, "set label 1 \"X\" at 4.1, 0, 0\n"
+                       "set label \"Y\" at graph 0.5, 0.5 right front tc rgb \"red\" point pt 7 offset 1,2\n"
+                       "set label 5 at screen 0.1, 0.2 \"five\"\nset label 1 rotate by 30"),
+                PV_OK);
+    PV_CHECK_EQ(s->nlabels, 3);
+    PV_CHECK(s->labels[0].tag == 1 && s->labels[1].tag == 2 && s->labels[2].tag == 5);
+    PV_CHECK(strcmp(s->labels[0].text, "X") == 0 && s->labels[0].rotate == 30);
+    PV_CHECK(s->labels[0].at[0] == 4.1 && s->labels[0].sys[2] == PV_SYS_FIRST);
+    const pv_label *y = &s->labels[1];
+    PV_CHECK(y->just == 2 && y->front && y->point && y->point_lp.pt == 7);
+    PV_CHECK(y->sys[0] == PV_SYS_GRAPH && y->sys[1] == PV_SYS_GRAPH && y->sys[2] == PV_SYS_GRAPH);
+    PV_CHECK(y->tc.kind == PV_COLOR_RGB && y->offset[0] == 1 && y->offset[1] == 2);
+    PV_CHECK(strcmp(s->labels[2].text, "five") == 0 && s->labels[2].sys[0] == PV_SYS_SCREEN);
+    FILE *f = tmpfile();
+    PV_CHECK_EQ(run_mode(s, "show label", true, f), PV_OK);
+    long n = ftell(f);
+    char *buf = calloc((size_t)n + 1, 1);
+    rewind(f);
+    PV_CHECK_EQ((long)fread(buf, 1, (size_t)n, f), n);
+    fclose(f);
+    PV_CHECK(strstr(buf, "\tlabel 1 \"X\" at (4.10000, 0.00000, 0.00000) left rotated by 30 "
+                         "degrees (if possible) back  nopoint\n") != NULL);
+    PV_CHECK(strstr(buf, "\tlabel 5 \"five\" at (screen 0.1, 0.2, 0) left not rotated back  "
+                         "nopoint\n") != NULL);
+    free(buf);
+    PV_CHECK_EQ(run(s, "unset label 2"), PV_OK);
+    PV_CHECK_EQ(s->nlabels, 2);
+    PV_CHECK_EQ(run(s, "set label \"new\""), PV_OK); /* the lowest free tag */
+    PV_CHECK(s->nlabels == 3 && s->labels[1].tag == 2);
+    expect_error(s, "set label 0 \"a\"", "tag must be > zero", "t.gp:1:", false);
+    /* objects: a screen rectangle as voxel.dem sets it, then changed */
+    PV_CHECK_EQ(run(s, "set obj 1 rectangle from screen 0,0,0 to screen 1,1,1 behind "
+                       "fs solid 1.0 fc \"white\"\nset object 1 front lw 2\n"
+                       "set object 3 rect center screen 0.5,0.5 size screen 0.2,0.1 "
+                       "fs transparent solid 0.3 noborder"),
+                PV_OK);
+    PV_CHECK_EQ(s->nobjects, 2);
+    const pv_object *o = &s->objects[0];
+    PV_CHECK(o->rectangle && !o->centred && o->layer == PV_OBJ_FRONT && o->lw == 2);
+    PV_CHECK(o->sys1[0] == PV_SYS_SCREEN && o->p2[0] == 1 && o->fc.kind == PV_COLOR_RGB);
+    PV_CHECK(o->fill.kind == PV_FILL_SOLID && o->fill.border && o->fill.density == 1);
+    o = &s->objects[1];
+    PV_CHECK(o->centred && o->fill.transparent && !o->fill.border && o->p2[1] == 0.1);
+    PV_CHECK_EQ(run(s, "unset object 1"), PV_OK);
+    PV_CHECK(s->nobjects == 1 && s->objects[0].tag == 3);
+    /* zero axes: gnuplot's axis linetype unless lt is given */
+    PV_CHECK_EQ(run(s, "set xzeroaxis; set yzeroaxis lt -1; set zzeroaxis lc rgb \"red\" lw 2"),
+                PV_OK);
+    PV_CHECK(s->zeroaxis[0].on && s->zeroaxis[0].lp.lt == 0);
+    PV_CHECK(s->zeroaxis[1].on && s->zeroaxis[1].lp.lt == -1);
+    PV_CHECK(s->zeroaxis[2].lp.lt == 0 && s->zeroaxis[2].lp.lc.kind == PV_COLOR_RGB &&
+             s->zeroaxis[2].lp.lw == 2);
+    PV_CHECK_EQ(run(s, "unset zeroaxis"), PV_OK);
+    PV_CHECK(!s->zeroaxis[0].on && !s->zeroaxis[1].on && !s->zeroaxis[2].on);
+    PV_CHECK_EQ(run(s, "set tics axis nomirror; set ytics border"), PV_OK);
+    PV_CHECK(s->tics[PV_AX_X].on_axis && !s->tics[PV_AX_Y].on_axis && s->tics[PV_AX_CB].on_axis);
+    PV_CHECK_EQ(run(s, "set pm3d interpolate 2,3 noclipcb"), PV_OK);
+    PV_CHECK(s->pm3d.interp[0] == 2 && s->pm3d.interp[1] == 3 && s->pm3d.noclipcb);
+    /* set format: one axis, xy, all; a bare one restores "% h" */
+    PV_CHECK_EQ(run(s, "set format '%g'; set format x '%.2f'; set format y; set format xy '%.1e'"),
+                PV_OK);
+    PV_CHECK(strcmp(s->tics[PV_AX_X].format, "%.1e") == 0 && strcmp(s->tics[PV_AX_Y].format, "%.1e") == 0);
+    PV_CHECK(strcmp(s->tics[PV_AX_Z].format, "%g") == 0 && strcmp(s->format_other[2], "%g") == 0);
+    f = tmpfile();
+    PV_CHECK_EQ(run_mode(s, "set format y; show format", true, f), PV_OK);
+    n = ftell(f);
+    buf = calloc((size_t)n + 1, 1);
+    rewind(f);
+    PV_CHECK_EQ((long)fread(buf, 1, (size_t)n, f), n);
+    fclose(f);
+    PV_CHECK(strcmp(buf, "\n\ttic format is:\n\t  x-axis: \"%.1e\"\n\t  y-axis: \"% h\"\n"
+                         "\t  x2-axis: \"%g\"\n\t  y2-axis: \"%g\"\n\t  z-axis: \"%g\"\n"
+                         "\t  cb-axis: \"%g\"\n\t  r-axis: \"%g\"\n\n") == 0);
+    free(buf);
+    /* reset forgets labels and objects */
+    pv_settings_reset(s);
+    PV_CHECK(s->nlabels == 0 && s->nobjects == 0 && !s->tics[PV_AX_X].on_axis);
+    pv_settings_destroy(s);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -689,6 +777,7 @@ int main(int argc, char **argv)
     test_show();
     test_colorspec();
     test_key_view_no();
+    test_annotations();
     int rc = pv_test_result("test_settings");
     pv_env_destroy(env);
     pv_ctx_destroy(ctx);
