@@ -341,6 +341,10 @@ typedef struct pv_frame_spec {
     uint32_t border_rgb;     /* 0x00RRGGBB, default black */
     double border_lw;        /* default 1 */
     pv_frame_axis axis[4];   /* x, y, z, cb (PV_FAX_*) */
+    double pole_zmin[2][2];  /* gnuplot's corner poles: the lowest / highest z of the
+                                surfaces' mesh corners at each xy corner of the box,
+                                [x at its max][y at its max]; +inf / -inf: none */
+    double pole_zmax[2][2];
     struct {                 /* `set xzeroaxis` ...: a line through 0 along x, y, z */
         bool on;
         uint32_t rgb;        /* 0x00RRGGBB */

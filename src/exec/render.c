@@ -229,6 +229,41 @@ static void frame_fini(pv_ctx *ctx, frame_ctx *F)
     pv_frame_fini(&F->frame);
 }
 
+/* gnuplot's corner poles (check_corner_height): the z extremes of the first and last
+ * point of the first and last scan of every data surface with grid topology (equal scan
+ * lengths), where such a point lies inside the ranges at a corner of the xy box. */
+static void corner_poles(const pv_scene_elem *e, int n, const frame_ranges *fr, pv_frame_spec *fs)
+{
+    for (int k = 0; k < n; k++) {
+        const pv_scene_elem *el = &e[k];
+        if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_LINES && el->kind != PV_SCENE_PM3D)
+            continue;
+        if (el->nscan < 2 || el->scan[0] == 0) continue;
+        size_t len = el->scan[0];
+        bool grid = true;
+        for (size_t sc = 1; sc < el->nscan && grid; sc++) grid = el->scan[sc] - el->scan[sc - 1] == len;
+        if (!grid) continue;
+        size_t last = el->scan[el->nscan - 2];
+        size_t rows[4] = {0, len - 1, last, last + len - 1};
+        for (int c = 0; c < 4; c++) {
+            const double *v = el->vals + rows[c] * (size_t)el->ncols;
+            bool in = true;
+            for (int a = 0; a < 3 && in; a++)
+                in = isfinite(v[a]) && v[a] >= fmin(fr->min[a], fr->max[a]) &&
+                     v[a] <= fmax(fr->min[a], fr->max[a]);
+            if (!in) continue;
+            const double zero = 1e-8; /* gnuplot's `set zero` */
+            bool cx = fabs(v[0] - fr->min[0]) < zero || fabs(v[0] - fr->max[0]) < zero;
+            bool cy = fabs(v[1] - fr->min[1]) < zero || fabs(v[1] - fr->max[1]) < zero;
+            if (!cx || !cy) continue;
+            int i = (v[0] - fr->min[0]) / (fr->max[0] - fr->min[0]) > 0.9 ? 1 : 0;
+            int j = (v[1] - fr->min[1]) / (fr->max[1] - fr->min[1]) > 0.9 ? 1 : 0;
+            fs->pole_zmin[i][j] = fmin(fs->pole_zmin[i][j], v[2]);
+            fs->pole_zmax[i][j] = fmax(fs->pole_zmax[i][j], v[2]);
+        }
+    }
+}
+
 /* A key box sample filled as the element is: transparent, or lightened (solid D < 1). */
 static uint32_t key_box_fill(const pv_fill *f, pv_rgba8 c)
 {
@@ -422,6 +457,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                                   : 0;
     }
     F->cb_log = fr->cb_log;
+    if (s->surface) corner_poles(e, n, fr, fs);
     for (int a = 0; a < 4; a++) tics_for(I, F, a, fr->min[a], fr->max[a], fr->step[a]);
     fs->title = s->title.text && s->title.text[0] ? s->title.text : NULL;
     fs->title_offset[0] = s->title.offset[0];

@@ -167,6 +167,23 @@ static void line3d(pv_frame *f, const pv_view3d *v, pv_frame_layer layer, vtx a,
 
 /* ---- border ------------------------------------------------------------------------ */
 
+/* A vertical edge of the box at the corner (x, y): the whole edge if the border has it
+ * (`mask`), else gnuplot's corner pole: from the lowest to the highest z of the surfaces'
+ * mesh corners there (the base plane included), when x or y tics or a base edge are on. */
+static void vertical(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_frame_layer L,
+                     int mask, double x, double y, vtx bottom, vtx top)
+{
+    if (s->border & mask) {
+        line3d(f, v, L, bottom, top, s);
+        return;
+    }
+    if (!s->axis[PV_FAX_X].tics && !s->axis[PV_FAX_Y].tics && !(s->border & 0xF)) return;
+    int i = (x - v->xmin) / (v->xmax - v->xmin) > 0.9 ? 1 : 0;
+    int j = (y - v->ymin) / (v->ymax - v->ymin) > 0.9 ? 1 : 0;
+    double hi = fmax(v->base_z, s->pole_zmax[i][j]), lo = fmin(v->base_z, s->pole_zmin[i][j]);
+    if (hi != lo) line3d(f, v, L, map(v, x, y, lo), map(v, x, y, hi), s);
+}
+
 static void border(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
 {
     int b = s->border;
@@ -187,15 +204,15 @@ static void border(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool
     if (front) {
         if (b & 4) line3d(f, v, L, br, bf, s);
         if (b & 1) line3d(f, v, L, bl, bf, s);
-        if (b & 0x80) line3d(f, v, L, ff, tf, s);
+        vertical(f, s, v, L, 0x80, v->front_x, v->front_y, ff, tf);
         if (b & 0x400) line3d(f, v, L, tl, tf, s);
         if (b & 0x800) line3d(f, v, L, tr, tf, s);
     } else {
         if (b & 2) line3d(f, v, L, bl, bb, s);
         if (b & 8) line3d(f, v, L, br, bb, s);
-        if (b & 0x10) line3d(f, v, L, fl, tl, s);
-        if (b & 0x20) line3d(f, v, L, fb, tb, s);
-        if (b & 0x40) line3d(f, v, L, fr, tr, s);
+        vertical(f, s, v, L, 0x10, v->zaxis_x, v->zaxis_y, fl, tl);
+        vertical(f, s, v, L, 0x20, v->back_x, v->back_y, fb, tb);
+        vertical(f, s, v, L, 0x40, v->right_x, v->right_y, fr, tr);
         if (b & 0x100) line3d(f, v, L, tl, tb, s);
         if (b & 0x200) line3d(f, v, L, tr, tb, s);
     }
@@ -919,6 +936,8 @@ void pv_frame_spec_default(pv_frame_spec *s)
     s->colorbox_border = true;
     s->cbox_opacity = 1.0;
     s->cbox_density = 1.0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) s->pole_zmin[i][j] = HUGE_VAL, s->pole_zmax[i][j] = -HUGE_VAL;
 }
 
 void pv_frame_fini(pv_frame *f)

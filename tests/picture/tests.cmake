@@ -126,7 +126,8 @@ set(pv_picture_fidelity
   lines:${pv_picture_dir}/fidelity/lines_mesh.gp
   lines:${pv_picture_dir}/fidelity/lines_clip.gp
   pixels:${pv_picture_dir}/fidelity/px_ticstep_key.gp
-  pixels:${pv_picture_dir}/fidelity/px_axes_labels.gp)
+  pixels:${pv_picture_dir}/fidelity/px_axes_labels.gp
+  pixels:${pv_picture_dir}/fidelity/px_poles.gp)
 # 1 rank, and 3 ranks (uneven slabs: `pi k` and `above` must use global node indices)
 foreach(np 1 3)
   set(pv_picture_procs ${np})
