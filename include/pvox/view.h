@@ -274,6 +274,7 @@ typedef struct pv_frame_axis {
                                 the other axis's range; z: always at x = y = 0) */
     const char *label;       /* `set xlabel` text or NULL */
     double label_offset[2];  /* its `offset` in character units */
+    uint32_t label_argb;     /* its `tc` colour (0: black) */
 } pv_frame_axis;
 
 typedef enum pv_key_sample_kind {
@@ -353,6 +354,7 @@ typedef struct pv_frame_spec {
     } zeroaxis[3];
     const char *title;       /* `set title` or NULL */
     double title_offset[2];  /* character units */
+    uint32_t title_argb;     /* the title's `tc` colour (0: black) */
     /* key */
     bool key_on;
     pv_key_hpos key_hpos;

@@ -172,11 +172,15 @@ typedef struct frame_ctx {
     size_t capkey;           /* entries allocated in key */
     bool cb_log;             /* the colour axis is logarithmic (frame_ranges.cb_log) */
     double minor_pos[256];   /* the colour axis's minor tics */
+    const pv_scene_colors *text_colors; /* resolves `tc` of titles and axis labels */
     pv_frame_rect *rects;    /* `set object rectangle`s drawn in this frame */
     int nrects, caprects;
     pv_frame_label *labels;  /* `set label`s resolved for this frame */
     int nlabels;
 } frame_ctx;
+
+static uint32_t fixed_argb(const pv_settings *s, const pv_scene_colors *C, const pv_color *c,
+                           double cbmin, double cbmax, uint32_t dflt);
 
 static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi, double step)
 {
@@ -191,6 +195,7 @@ static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi, d
     fa->label = lab->text && lab->text[0] ? lab->text : NULL;
     fa->label_offset[0] = lab->offset[0];
     fa->label_offset[1] = lab->offset[1];
+    fa->label_argb = F->text_colors ? fixed_argb(I->set, F->text_colors, &lab->tc, 0, 1, 0) : 0;
     if (!tc->on || !(lo < hi)) return;
     pv_tickaxis ta = {0};
     ta.min = lo, ta.max = hi;
@@ -276,9 +281,9 @@ static uint32_t key_box_fill(const pv_fill *f, pv_rgba8 c)
     return argb;
 }
 
-/* gnuplot's key sample of `lc palette` data: the gray range of the element's colour
- * values at its points inside the x/y/z ranges, clamped to the cb range (no such point:
- * no sample). */
+/* gnuplot's key sample of `lc palette` (and, as gnuplot does it, `lc rgb variable`) data:
+ * the gray range of the element's colour values at its points inside the x/y/z ranges,
+ * clamped to the cb range (no such point: no sample). */
 static void key_gradient(const pv_scene_elem *el, const frame_ranges *fr,
                          const pv_scene_colors *C, pv_key_entry *ke)
 {
@@ -297,8 +302,15 @@ static void key_gradient(const pv_scene_elem *el, const frame_ranges *fr,
         ke->sample = PV_KS_NONE;
         return;
     }
-    lo = fmax(lo, fr->min[3]), hi = fmin(hi, fr->max[3]);
     ke->gradient = true;
+    if (el->st.lp.lc.kind == PV_COLOR_RGB_VARIABLE) {
+        /* gnuplot autoscales its cb axis over the rgb values themselves: the sample runs
+         * through the whole palette (an empty range widens around its one value) */
+        ke->gray_from = lo < hi ? 0.0 : 0.5;
+        ke->gray_to = lo < hi ? 1.0 : 0.5;
+        return;
+    }
+    lo = fmax(lo, fr->min[3]), hi = fmin(hi, fr->max[3]);
     ke->gray_from = pv_pal_gray(&C->pal, lo, fr->min[3], fr->max[3]);
     ke->gray_to = pv_pal_gray(&C->pal, hi, fr->min[3], fr->max[3]);
 }
@@ -457,9 +469,11 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                                   : 0;
     }
     F->cb_log = fr->cb_log;
+    F->text_colors = C;
     if (s->surface) corner_poles(e, n, fr, fs);
     for (int a = 0; a < 4; a++) tics_for(I, F, a, fr->min[a], fr->max[a], fr->step[a]);
     fs->title = s->title.text && s->title.text[0] ? s->title.text : NULL;
+    fs->title_argb = fixed_argb(s, C, &s->title.tc, fr->min[3], fr->max[3], 0);
     fs->title_offset[0] = s->title.offset[0];
     fs->title_offset[1] = s->title.offset[1];
     fs->pointsize = s->pointsize > 0 ? s->pointsize : 1.0;
@@ -517,7 +531,8 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                            (uint32_t)c.g << 8 | c.b;
                 /* palette-coloured data (not voxels, not impulses): gnuplot's gradient
                  * sample over the element's own colour values inside the box */
-                if (el->st.lp.lc.kind == PV_COLOR_PALETTE_Z &&
+                if ((el->st.lp.lc.kind == PV_COLOR_PALETTE_Z ||
+                     el->st.lp.lc.kind == PV_COLOR_RGB_VARIABLE) &&
                     (el->kind == PV_SCENE_POINTS || el->kind == PV_SCENE_LINES) &&
                     el->st.style != PV_STYLE_IMPULSES)
                     key_gradient(el, fr, C, ke);

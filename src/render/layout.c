@@ -337,7 +337,8 @@ static void edge_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, 
     int x1, y1, dx, dy;
     termcoord_label(v, v1, &x1, &y1);
     label_offset(t, ax->label_offset, &dx, &dy);
-    add_multiline(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, false, 0);
+    add_multiline(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, false,
+                  ax->label_argb);
 }
 
 /* ---- z tics and label --------------------------------------------------------------- */
@@ -382,7 +383,8 @@ static void z_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     termcoord_label(v, v1, &x, &y);
     x -= (ax->on_axis ? 5 : 7) * t->h_char;
     label_offset(t, ax->label_offset, &dx, &dy);
-    add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, ax->label, PV_JUST_CENTRE, false, 0);
+    add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, ax->label, PV_JUST_CENTRE, false,
+                  ax->label_argb);
 }
 
 /* ---- zero axes ---------------------------------------------------------------------- */
@@ -859,7 +861,7 @@ static void colorbox_label(pv_frame *f, const pv_frame_spec *s, bool tics, int x
     int dx, dy;
     label_offset(t, cb->label_offset, &dx, &dy);
     int x = x1 + (int)((widest + 1.5) * t->h_char) + (cblen > 0 ? cblen : 0);
-    add_text(f, PV_FRAME_FRONT, x + dx, ymid + dy, cb->label, PV_JUST_CENTRE, 0);
+    add_text(f, PV_FRAME_FRONT, x + dx, ymid + dy, cb->label, PV_JUST_CENTRE, cb->label_argb);
     if (!f->failed && f->n > 0 && f->items[f->n - 1].kind == PV_FI_TEXT)
         f->items[f->n - 1].angle = 90.0;
 }
@@ -899,7 +901,8 @@ static void title(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     int y = v->ytop + lines * f->term.h_char;
     int dx, dy;
     label_offset(&f->term, s->title_offset, &dx, &dy);
-    add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, s->title, PV_JUST_CENTRE, false, 0);
+    add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, s->title, PV_JUST_CENTRE, false,
+                  s->title_argb);
 }
 
 /* ---- public ------------------------------------------------------------------------ */

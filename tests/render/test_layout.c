@@ -169,6 +169,40 @@ static void test_svg_positions(void)
     pv_frame_fini(&f);
 }
 
+/* `tc` of the title and the axis labels colours their text (rgb_variable.dem's "Red",
+ * "Green", "Blue" axis labels). */
+static void test_text_colours(void)
+{
+    pv_termdim t;
+    pv_termdim_pngcairo(&t, 640, 480, 12);
+    pv_frame_spec s;
+    spec_01(&s);
+    s.key_on = false;
+    s.title = "T";
+    s.title_argb = 0x0000FF;
+    s.axis[PV_FAX_X].label = "Red";
+    s.axis[PV_FAX_X].label_argb = 0xFF0000;
+    s.axis[PV_FAX_Z].label = "Blue";
+    s.axis[PV_FAX_Z].label_argb = 0x0000FF;
+    pv_view3d v;
+    view_01(&v, &t, 60, 30, 1, 0);
+    pv_frame f = {0};
+    PV_CHECK(pv_frame_build(&f, &s, &v));
+    int seen = 0;
+    for (int i = 0; i < f.n; i++) {
+        const pv_fitem *it = &f.items[i];
+        if (it->kind != PV_FI_TEXT) continue;
+        uint32_t want = !strcmp(it->text, "Red") ? 0xFF0000u : 0x0000FFu;
+        if (!strcmp(it->text, "T") || !strcmp(it->text, "Red") || !strcmp(it->text, "Blue")) {
+            seen++;
+            PV_CHECK_EQ(it->argb, want);
+        }
+        if (!strcmp(it->text, " 0.2")) PV_CHECK_EQ(it->argb, 0u); /* tic labels stay black */
+    }
+    PV_CHECK_EQ(seen, 3);
+    pv_frame_fini(&f);
+}
+
 /* `lc palette` data: the key sample is a gradient line of 24 segments and a row of points
  * (gnuplot's key_sample_line_pm3d / key_sample_point_pm3d), against gnuplot's svg. */
 static void test_svg_gradient_key(void)
@@ -244,6 +278,7 @@ static void test_svg_gradient_key(void)
 int main(void)
 {
     test_layers();
+    test_text_colours();
     if (!gp_have()) {
         fprintf(stderr, "gnuplot not found: svg checks skipped\n");
         return 77;
