@@ -93,6 +93,15 @@ static void finish_axis(pv_interp *I, int ax, axis_acc acc, double *lo, double *
     *step = a < b && tc->on ? ta.step : 0.0;
 }
 
+/* The point v (x y z) lies inside the final x, y and z ranges (gnuplot's INRANGE). */
+static bool in_ranges(const frame_ranges *fr, const double *v)
+{
+    for (int a = 0; a < 3; a++)
+        if (!(v[a] >= fmin(fr->min[a], fr->max[a]) && v[a] <= fmax(fr->min[a], fr->max[a])))
+            return false;
+    return true;
+}
+
 static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ranges *fr)
 {
     axis_acc acc[4];
@@ -131,13 +140,8 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
         cb_from_data = true;
         for (size_t r = 0; r < el->nrows; r++) {
             const double *v = el->vals + r * (size_t)el->ncols;
-            bool in = true;
-            for (int a = 0; a < 3 && in; a++) {
-                double lo = fmin(fr->min[a], fr->max[a]), hi = fmax(fr->min[a], fr->max[a]);
-                in = v[a] >= lo && v[a] <= hi;
-            }
             double cv = kc.color >= 0 ? v[kc.color] : v[2];
-            if (in && (!cb_log || cv > 0)) acc_add(&acc[3], cv);
+            if (in_ranges(fr, v) && (!cb_log || cv > 0)) acc_add(&acc[3], cv);
         }
     }
     /* cb: from the colour data; with none, copied from the final z range (GP-6.3) */
@@ -172,7 +176,6 @@ typedef struct frame_ctx {
     size_t capkey;           /* entries allocated in key */
     bool cb_log;             /* the colour axis is logarithmic (frame_ranges.cb_log) */
     double minor_pos[256];   /* the colour axis's minor tics */
-    const pv_scene_colors *text_colors; /* resolves `tc` of titles and axis labels */
     pv_frame_rect *rects;    /* `set object rectangle`s drawn in this frame */
     int nrects, caprects;
     pv_frame_label *labels;  /* `set label`s resolved for this frame */
@@ -182,7 +185,8 @@ typedef struct frame_ctx {
 static uint32_t fixed_argb(const pv_settings *s, const pv_scene_colors *C, const pv_color *c,
                            double cbmin, double cbmax, uint32_t dflt);
 
-static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi, double step)
+static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int ax, double lo,
+                     double hi, double step)
 {
     const pv_tics *tc = &I->set->tics[ax];
     pv_frame_axis *fa = &F->spec.axis[ax];
@@ -195,7 +199,7 @@ static void tics_for(pv_interp *I, frame_ctx *F, int ax, double lo, double hi, d
     fa->label = lab->text && lab->text[0] ? lab->text : NULL;
     fa->label_offset[0] = lab->offset[0];
     fa->label_offset[1] = lab->offset[1];
-    fa->label_argb = F->text_colors ? fixed_argb(I->set, F->text_colors, &lab->tc, 0, 1, 0) : 0;
+    fa->label_argb = fixed_argb(I->set, C, &lab->tc, 0, 1, 0);
     if (!tc->on || !(lo < hi)) return;
     pv_tickaxis ta = {0};
     ta.min = lo, ta.max = hi;
@@ -252,11 +256,7 @@ static void corner_poles(const pv_scene_elem *e, int n, const frame_ranges *fr, 
         size_t rows[4] = {0, len - 1, last, last + len - 1};
         for (int c = 0; c < 4; c++) {
             const double *v = el->vals + rows[c] * (size_t)el->ncols;
-            bool in = true;
-            for (int a = 0; a < 3 && in; a++)
-                in = isfinite(v[a]) && v[a] >= fmin(fr->min[a], fr->max[a]) &&
-                     v[a] <= fmax(fr->min[a], fr->max[a]);
-            if (!in) continue;
+            if (!in_ranges(fr, v)) continue;
             const double zero = 1e-8; /* gnuplot's `set zero` */
             bool cx = fabs(v[0] - fr->min[0]) < zero || fabs(v[0] - fr->max[0]) < zero;
             bool cy = fabs(v[1] - fr->min[1]) < zero || fabs(v[1] - fr->max[1]) < zero;
@@ -269,8 +269,9 @@ static void corner_poles(const pv_scene_elem *e, int n, const frame_ranges *fr, 
     }
 }
 
-/* A key box sample filled as the element is: transparent, or lightened (solid D < 1). */
-static uint32_t key_box_fill(const pv_fill *f, pv_rgba8 c)
+/* A colour filled with the fill style f as pngcairo draws it, as 0xAARRGGBB: transparent,
+ * or lightened toward white (solid D < 1). Key box samples and rectangles. */
+static uint32_t fill_argb(const pv_fill *f, pv_rgba8 c)
 {
     c = pv_scene_fill_lighten(f, c);
     uint32_t argb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
@@ -291,11 +292,8 @@ static void key_gradient(const pv_scene_elem *el, const frame_ranges *fr,
     double lo = HUGE_VAL, hi = -HUGE_VAL;
     for (size_t r = 0; r < el->nrows; r++) {
         const double *v = el->vals + r * (size_t)el->ncols;
-        bool in = true;
-        for (int a = 0; a < 3 && in; a++)
-            in = v[a] >= fmin(fr->min[a], fr->max[a]) && v[a] <= fmax(fr->min[a], fr->max[a]);
         double cv = kc.color >= 0 ? v[kc.color] : v[2];
-        if (!in || !isfinite(cv)) continue;
+        if (!in_ranges(fr, v) || !isfinite(cv)) continue;
         lo = fmin(lo, cv), hi = fmax(hi, cv);
     }
     if (lo > hi) {
@@ -372,21 +370,9 @@ static pv_status frame_rects(pv_interp *I, frame_ctx *F, const pv_scene_colors *
             r->x1 = o->p2[0] * sx, r->y1 = o->p2[1] * sy;
         }
         const pv_fill *fs = &o->fill;
-        uint32_t rgb = fixed_argb(s, C, &o->fc, 0, 1, C->background) & 0xFFFFFFu;
-        double d = fs->density < 0 ? 0 : fs->density > 1 ? 1 : fs->density;
         r->fill = fs->kind == PV_FILL_SOLID;
-        if (fs->transparent) {
-            r->fill_argb = (uint32_t)(255.0 * (1.0 - d) + 0.5) << 24 | rgb;
-        } else { /* a solid of density d < 1: pngcairo mixes the colour toward white */
-            double pct = (int)(d * 100.0 + 0.5) / 100.0;
-            uint32_t mix = 0;
-            for (int sh = 16; sh >= 0; sh -= 8) {
-                double c = ((rgb >> sh) & 255) / 255.0;
-                c += (1.0 - c) * (1.0 - pct);
-                mix |= (uint32_t)(255.0 * c + 0.5) << sh;
-            }
-            r->fill_argb = mix;
-        }
+        r->fill_argb = fill_argb(fs, pv_scene_rgba(fixed_argb(s, C, &o->fc, 0, 1, C->background) &
+                                                   0xFFFFFFu));
         r->border = fs->border;
         r->border_rgb = fixed_argb(s, C, &fs->border_color, 0, 1, 0) & 0xFFFFFFu;
         r->lw = o->lw > 0 ? o->lw : 1.0;
@@ -463,15 +449,11 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
         fs->zeroaxis[a].on = s->zeroaxis[a].on;
         fs->zeroaxis[a].lw = lp->lw > 0 ? lp->lw : 1.0;
         fs->zeroaxis[a].dotted = lp->lt == 0; /* gnuplot's axis linetype unless lt given */
-        fs->zeroaxis[a].rgb = lp->lc.kind == PV_COLOR_RGB ? lp->lc.argb & 0xFFFFFFu
-                              : lp->lc.kind == PV_COLOR_LT && lp->lc.lt > 0
-                                  ? pv_settings_lt_rgb(s, lp->lc.lt) & 0xFFFFFFu
-                                  : 0;
+        fs->zeroaxis[a].rgb = fixed_argb(s, C, &lp->lc, fr->min[3], fr->max[3], 0) & 0xFFFFFFu;
     }
     F->cb_log = fr->cb_log;
-    F->text_colors = C;
     if (s->surface) corner_poles(e, n, fr, fs);
-    for (int a = 0; a < 4; a++) tics_for(I, F, a, fr->min[a], fr->max[a], fr->step[a]);
+    for (int a = 0; a < 4; a++) tics_for(I, F, C, a, fr->min[a], fr->max[a], fr->step[a]);
     fs->title = s->title.text && s->title.text[0] ? s->title.text : NULL;
     fs->title_argb = fixed_argb(s, C, &s->title.tc, fr->min[3], fr->max[3], 0);
     fs->title_offset[0] = s->title.offset[0];
@@ -502,7 +484,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
             if (el->kind == PV_SCENE_PM3D) {
                 ke->sample = PV_KS_BOX;
                 pv_rgba8 c = pv_scene_rgba(pv_pal_rgb8(&C->pal, 0.5));
-                ke->argb = key_box_fill(el->st.has_fill ? &el->st.fill : &s->fill, c);
+                ke->argb = fill_argb(el->st.has_fill ? &el->st.fill : &s->fill, c);
             } else if (el->kind == PV_SCENE_ISO) {
                 /* a box in the front colour, outlined in it (gnuplot's isosurface key) */
                 ke->sample = PV_KS_BOX;
@@ -515,7 +497,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                 ke->argb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
                 ke->box_border = true;
                 ke->border_argb = ke->argb;
-                ke->argb = key_box_fill(el->st.has_fill ? &el->st.fill : &s->fill, c);
+                ke->argb = fill_argb(el->st.has_fill ? &el->st.fill : &s->fill, c);
             } else {
                 ke->sample = el->kind != PV_SCENE_LINES            ? PV_KS_POINT
                              : el->st.style == PV_STYLE_LINESPOINTS ? PV_KS_LINEPOINT

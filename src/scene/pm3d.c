@@ -23,7 +23,7 @@ pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, p
     int ni = F->pm3d_interp[0] > 1 ? F->pm3d_interp[0] : 1;
     int nj = F->pm3d_interp[1] > 1 ? F->pm3d_interp[1] : 1;
     pv_scene_quad q;
-    q.item = 0;
+    uint64_t next_item = 0; /* each data quad owns ni * nj item numbers */
     /* scan[k] is the end of scan line k (the start of line k + 1) */
     for (size_t sc = 0; sc + 1 < e->nscan; sc++) {
         size_t a0 = sc == 0 ? 0 : e->scan[sc - 1], a1 = e->scan[sc];
@@ -43,8 +43,8 @@ pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, p
                 ok = isfinite(g[k][0]) && isfinite(g[k][1]) && isfinite(g[k][2]) &&
                      isfinite(g[k][3]) && !(C->pal.cb_log && g[k][3] < 0); /* undefined on a log cb */
             }
-            uint64_t item0 = (uint64_t)q.item;
-            q.item += (size_t)ni * (size_t)nj;
+            uint64_t item0 = next_item;
+            next_item += (uint64_t)ni * (uint64_t)nj;
             if (!ok) continue;
             /* `pm3d interpolate ni,nj`: ni x nj bilinear sub-quads, ni along the scan line
              * (gnuplot's bl_point grid: its corners 0 and 3 on this line, 1 and 2 on the
@@ -65,7 +65,7 @@ pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, p
                         cv += p[3];
                     }
                     cv /= 4;
-                    q.item = (size_t)(item0 + (uint64_t)u * (uint64_t)nj + (uint64_t)w);
+                    q.item = item0 + (uint64_t)u * (uint64_t)nj + (uint64_t)w;
                     /* `pm3d noclipcb`: a quad whose colour is outside the cb range is left out */
                     if (F->pm3d_noclipcb && (cv < C->cbmin || cv > C->cbmax)) continue;
                     /* gnuplot's pm3d `clip z` (the default) */
@@ -77,7 +77,6 @@ pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, p
                     if (st != PV_OK) return st;
                 }
             }
-            q.item = (size_t)(item0 + (uint64_t)ni * (uint64_t)nj);
         }
     }
     return PV_OK;

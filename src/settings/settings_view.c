@@ -601,15 +601,9 @@ pv_status sp_show_colorbox(pv_sp *p)
 static pv_status zeroaxis(pv_sp *p, unsigned mask, bool on)
 {
     pv_lp lp = pv_lp_default();
-    if (on) {
-        pv_status st = sp_lp(p, &lp);
-        if (st != PV_OK) return st;
-        if (!sp_end(p)) return sp_unexpected(p);
-    } else {
-        pv_status st = sp_expect_end(p);
-        if (st != PV_OK) return st;
-    }
-    if (!p->exec) return PV_OK;
+    pv_status st = on ? sp_lp(p, &lp) : PV_OK;
+    if (st == PV_OK) st = sp_expect_end(p);
+    if (st != PV_OK || !p->exec) return st;
     for (int ax = 0; ax < 3; ax++) {
         if (!(mask & (1u << ax))) continue;
         p->s->zeroaxis[ax].on = on;
