@@ -62,6 +62,10 @@ typedef struct pv_scene_elem {
     size_t nrows, cap;       /* cap: doubles allocated in vals */
     size_t *scan;            /* end (one past the last row) of each scan line / data block */
     size_t nscan, capscan;
+    size_t grid_scans;       /* function surfaces (0: data): the first grid_scans scans
+                                form the surface grid (pm3d, corner poles); any after them
+                                are its cross lines, drawn as they are (none: the cross lines
+                                of equal scans are derived, as for data) */
     const char *why;         /* PV_SCENE_SKIPPED: what is not drawn (static text) */
     size_t src_off;          /* where the element starts in the plot command (warnings) */
 } pv_scene_elem;

@@ -203,6 +203,10 @@ typedef struct pv_view3d_params {
     int title_lines;          /* lines reserved for `set title`: pv_frame_title_lines() */
     int key_reserve_left;     /* terminal units taken by an outside key (pv_frame_key_...) */
     int key_reserve_right;
+    bool map;                 /* `set view map`: seen from above (rot_x, rot_z ignored),
+                                 scale 1.425 x the map scale, x tics below, y tics left */
+    bool map_colorbox;        /* map with the default colour box: the plot area gives up
+                                 a tenth of its width on the right */
 } pv_view3d_params;
 
 typedef struct pv_view3d {
@@ -222,6 +226,8 @@ typedef struct pv_view3d {
     double zaxis_x, zaxis_y;  /* the corner that carries the z axis (left) */
     double right_x, right_y, back_x, back_y, front_x, front_y;
     double xaxis_y, yaxis_x;  /* x tics run along y = xaxis_y, y tics along x = yaxis_x */
+    bool map;                 /* `set view map` (pv_view3d_params.map) */
+    int map_left, map_right, map_bottom, map_top; /* map: the box in terminal units */
 } pv_view3d;
 
 /* Compute the plot area and the projection. The ranges must be non-empty. */
@@ -273,6 +279,7 @@ typedef struct pv_frame_axis {
     bool on_axis;            /* `set tics axis`: tics along the zero axis (where 0 is in
                                 the other axis's range; z: always at x = y = 0) */
     const char *label;       /* `set xlabel` text or NULL */
+    double label_angle;      /* degrees; used in `set view map` (the y label's default 90) */
     double label_offset[2];  /* its `offset` in character units */
     uint32_t label_argb;     /* its `tc` colour (0: black) */
 } pv_frame_axis;
@@ -302,6 +309,9 @@ typedef struct pv_key_entry {
                                 24 segments and the point sample as a row of points,
                                 coloured from gray_from to gray_to (pv_frame_spec.pal) */
     double gray_from, gray_to;
+    bool behind;             /* drawn behind the data: in a map, gnuplot draws an entry
+                                just before its plot, so a pm3d surface from it on covers
+                                it */
 } pv_key_entry;
 
 typedef enum pv_key_hpos { PV_KEY_RIGHT = 0, PV_KEY_LEFT, PV_KEY_HCENTER } pv_key_hpos;
@@ -339,6 +349,7 @@ typedef struct pv_frame_rect {
 
 typedef struct pv_frame_spec {
     int border;              /* `set border` bits (default 31), 0 = none */
+    bool border_back;        /* `set border back|behind` (map: the box under the data) */
     uint32_t border_rgb;     /* 0x00RRGGBB, default black */
     double border_lw;        /* default 1 */
     pv_frame_axis axis[4];   /* x, y, z, cb (PV_FAX_*) */

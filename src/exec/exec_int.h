@@ -139,6 +139,10 @@ pv_status pv_exec_source(pv_interp *I, pv_source *src);
 typedef pv_status (*pv_iter_body)(pv_interp *I, pv_cursor *c, bool exec, void *ud);
 pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body body, void *ud);
 
+/* The ends of an axis with settings r before tics extend it: autoscaled ends take the data
+ * extent [lo, hi] (lo > hi: no data, gnuplot's [-10:10]); an autoscaled range comes out
+ * ordered and, when empty, widened (pv_ticks_widen_empty). */
+void pv_exec_autoscale_ends(const pv_range *r, double lo, double hi, double *a, double *b);
 /* The fixed range of plot axis 0/1/2 (x/y/z): false if either end is autoscaled. */
 bool pv_exec_axis_fixed_range(pv_interp *I, int axis, double *lo, double *hi);
 /* Sampling for '+' / '++' from the settings (samples, isosamples, hidden3d, u/v ranges,

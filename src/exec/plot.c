@@ -28,6 +28,7 @@
 typedef struct range_spec {
     char *var;        /* dummy variable name or NULL */
     pv_code *lo, *hi; /* NULL for `*` or missing */
+    bool star_lo, star_hi; /* the end is `*` (autoscaled) */
 } range_spec;
 
 static void range_fini(range_spec *r)
@@ -38,10 +39,11 @@ static void range_fini(range_spec *r)
     memset(r, 0, sizeof *r);
 }
 
-static pv_status range_end(pv_cursor *c, pv_code **out)
+static pv_status range_end(pv_cursor *c, pv_code **out, bool *star)
 {
     *out = NULL;
-    if (pv_cur_accept_op(c, "*")) return PV_OK;
+    *star = pv_cur_accept_op(c, "*");
+    if (*star) return PV_OK;
     if (pv_cur_is_op(c, ":") || pv_cur_is_op(c, "]")) return PV_OK;
     return pv_parse_expr(c, out);
 }
@@ -56,9 +58,9 @@ static pv_status parse_range(pv_cursor *c, range_spec *r)
         pv_cur_next(c);
         pv_cur_next(c);
     }
-    pv_status st = range_end(c, &r->lo);
+    pv_status st = range_end(c, &r->lo, &r->star_lo);
     if (st == PV_OK && pv_cur_accept_op(c, ":")) {
-        st = range_end(c, &r->hi);
+        st = range_end(c, &r->hi, &r->star_hi);
         if (st == PV_OK && pv_cur_accept_op(c, ":")) { /* sampling interval: parsed, unused */
             pv_code *step = NULL;
             st = pv_parse_expr(c, &step);
@@ -68,6 +70,20 @@ static pv_status parse_range(pv_cursor *c, range_spec *r)
     if (st == PV_OK && !pv_cur_accept_op(c, "]"))
         st = pv_cur_error(c, PV_ESYNTAX, "expecting ']'");
     if (st != PV_OK) range_fini(r);
+    return st;
+}
+
+/* The axis range *out (a copy of its settings) as the leading command range r sets it: a
+ * given end is fixed, `*` autoscaled, an empty end keeps the setting. */
+static pv_status override_range(pv_interp *I, const range_spec *r, pv_range *out)
+{
+    pv_status st = PV_OK;
+    double v;
+    if (r->lo && (st = pv_eval_real(I->env, r->lo, &v)) == PV_OK) out->min = v, out->auto_min = false;
+    if (st == PV_OK && r->hi && (st = pv_eval_real(I->env, r->hi, &v)) == PV_OK)
+        out->max = v, out->auto_max = false;
+    if (r->star_lo) out->auto_min = true;
+    if (r->star_hi) out->auto_max = true;
     return st;
 }
 
@@ -496,9 +512,15 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
 {
     pv_scene_style *rs = &re->st;
     bool has_style = style != NULL;
-    if (!is_data) {
-        re->kind = PV_SCENE_SKIPPED;
-        re->why = "`splot` of a function";
+    if (!is_data) { /* sampled in the command's second pass (plot_func.c) */
+        if (!has_style) rs->style = I->set->style_function;
+        if (rs->style == PV_STYLE_ISOSURFACE)
+            return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, re->src_off,
+                                   "isosurface requires a voxel grid");
+        bool implicit = I->set->pm3d.implicit && rs->style != PV_STYLE_PM3D;
+        re->kind = implicit ? PV_SCENE_PM3D : data_kind(rs->style);
+        if (re->kind == PV_SCENE_SKIPPED)
+            re->why = has_style ? style_warning_name(style) : default_style_name(rs->style);
         return PV_OK;
     }
     pv_grid *g = ds->kind == PV_DS_DATABLOCK ? pv_gridset_find(I, ds->name) : NULL;
@@ -554,6 +576,23 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     return st;
 }
 
+/* Append the rows and scans of `from` to `to` (empty). */
+static pv_status copy_rows(pv_ctx *ctx, const pv_scene_elem *from, pv_scene_elem *to)
+{
+    size_t r = 0;
+    for (size_t k = 0; k < from->nscan; k++) {
+        for (; r < from->scan[k]; r++) {
+            pv_status st = pv_scene_add_row(ctx, to, from->vals + r * (size_t)from->ncols,
+                                            from->ncols);
+            if (st != PV_OK) return st;
+        }
+        pv_status st = pv_scene_end_scan(ctx, to);
+        if (st != PV_OK) return st;
+    }
+    to->grid_scans = from->grid_scans;
+    return PV_OK;
+}
+
 /* The last element is an implicit pm3d surface (`set pm3d`) of data whose own style is
  * st.style: make it pm3d and, while `set surface` is on, add that style's element too
  * (the same rows; it takes the key title), as gnuplot draws both. */
@@ -578,17 +617,44 @@ static pv_status add_implicit_surface(pv_interp *I, plot_state *ps, const char *
         e->why = style ? style_warning_name(style) : default_style_name(own);
         return PV_OK;
     }
-    size_t r = 0;
-    for (size_t k = 0; k < pm->nscan; k++) {
-        for (; r < pm->scan[k]; r++) {
-            pv_status st = pv_scene_add_row(I->ctx, e, pm->vals + r * (size_t)pm->ncols,
-                                            pm->ncols);
-            if (st != PV_OK) return st;
-        }
-        pv_status st = pv_scene_end_scan(I->ctx, e);
-        if (st != PV_OK) return st;
+    return copy_rows(I->ctx, pm, e);
+}
+
+/* Pass 2: sample the function element whose expression starts at token expr_start (and
+ * its implicit-pm3d companion); xy: where its x and y parts start (`set parametric`), or
+ * NULL. */
+static pv_status sample_function(pv_interp *I, pv_cursor *c, plot_state *ps,
+                                 const size_t *xy, size_t expr_start)
+{
+    if (ps->next_func >= ps->nfuncs)
+        return pv_err(I->ctx, PV_EINTERNAL, "the plot command's functions changed between passes");
+    plot_func f = ps->funcs[ps->next_func++];
+    if (f.elem == SIZE_MAX && (f.curve == SIZE_MAX || ps->curves[f.curve].unsupported))
+        return PV_OK; /* not drawn, not tabulated */
+    size_t save = c->pos, at[3] = {xy ? xy[0] : 0, xy ? xy[1] : 0, expr_start};
+    pv_code *code[3] = {NULL, NULL, NULL};
+    pv_status st = PV_OK;
+    for (int k = xy ? 0 : 2; k < 3 && st == PV_OK; k++) {
+        c->pos = at[k];
+        st = pv_parse_expr(c, &code[k]);
     }
-    return PV_OK;
+    c->pos = save;
+    pv_scene_elem table_rows;
+    pv_lp lp = pv_lp_default();
+    pv_scene_elem_init(&table_rows, 0, &lp);
+    pv_scene_elem *into = f.elem != SIZE_MAX ? &ps->re[f.elem] : &table_rows;
+    if (st == PV_OK)
+        st = pv_plot_sample_function(I, (const pv_code *const *)code, ps->func_u, ps->func_v,
+                                     into);
+    for (int k = 0; k < 3; k++) pv_code_destroy(code[k]);
+    if (f.elem == SIZE_MAX) {
+        if (st == PV_OK) st = pv_plot_tabulate_function(ps, f.curve, &table_rows);
+        pv_scene_elem_fini(I->ctx, &table_rows);
+        return st;
+    }
+    if (st == PV_OK && f.companion != SIZE_MAX)
+        st = copy_rows(I->ctx, &ps->re[f.elem], &ps->re[f.companion]);
+    return st;
 }
 
 /* Do the element's clauses (from the cursor to the next `,` outside brackets) say `with
@@ -635,21 +701,46 @@ static pv_status element_has_data(pv_interp *I, pv_cursor *c, plot_state *ps,
     return st == PV_EEXIT ? PV_OK : st;
 }
 
-/* Skip one token, or a whole bracketed group. */
-static void skip_token_group(pv_cursor *c)
+/* Does gnuplot's print_3dtable() write this style (lines, points, impulses, dots,
+ * vectors, image)? */
+static bool tabulated_3d_style(const char *style)
 {
-    int depth = 0;
-    do {
-        if (pv_cur_is_op(c, "(") || pv_cur_is_op(c, "[") || pv_cur_is_op(c, "{")) depth++;
-        else if (pv_cur_is_op(c, ")") || pv_cur_is_op(c, "]") || pv_cur_is_op(c, "}")) depth--;
-        pv_cur_next(c);
-    } while (depth > 0 && !pv_cur_at_end(c));
+    static const char *const ok3d[] = {"l$ines", "p$oints", "i$mpulses", "d$ots", "vec$tors",
+                                       "ima$ge"};
+    for (size_t k = 0; k < sizeof ok3d / sizeof ok3d[0]; k++)
+        if (strcmp(style, ok3d[k]) == 0) return true;
+    return false;
+}
+
+/* Parse the element's clauses without doing them (an element a pass leaves alone: its
+ * `offset 1,0` must not end it at the comma). */
+static pv_status skip_clauses(pv_interp *I, pv_cursor *c, plot_state *ps)
+{
+    bool is_table = false, notitle = false;
+    char *title = NULL;
+    const char *style = NULL;
+    pv_status st = parse_clauses(I, c, ps, &is_table, false, &title, &notitle, &style, NULL);
+    free(title);
+    return st;
+}
+
+static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud);
+
+/* The body of `for [...]`: one element, or with `set parametric` the whole triple x, y, z
+ * it starts (gnuplot iterates over the triple). */
+static pv_status element_group(pv_interp *I, pv_cursor *c, bool exec, void *ud)
+{
+    plot_state *ps = ud;
+    pv_status st = element(I, c, exec, ud);
+    while (st == PV_OK && ps->param_part != 0 && pv_cur_accept_op(c, ","))
+        st = element(I, c, exec, ud);
+    return st;
 }
 
 static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
 {
     plot_state *ps = ud;
-    if (pv_cur_accept_word(c, "for")) return pv_exec_iterate(I, c, exec, element, ud);
+    if (pv_cur_accept_word(c, "for")) return pv_exec_iterate(I, c, exec, element_group, ud);
     bool is_data = false, is_table = false;
     pv_status st = PV_OK;
     pv_data_spec ds;
@@ -661,7 +752,14 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     pv_cur_accept_word(c, "sa$mple");
     size_t range_start = c->pos; /* gnuplot's default title starts at the sample range */
     if (pv_cur_is_op(c, "[")) st = pv_data_sample_ranges_parse(c, &ds);
-    if (st == PV_OK) st = classify(I, c, exec, &is_data);
+    size_t expr_start = c->pos;
+    /* `keyentry`: a key entry of its style and title, with nothing to draw */
+    const pv_token *kt = pv_cur_peek(c), *kn = pv_cur_peek_at(c, 1);
+    bool is_key = kt->kind == PV_TK_NAME && strcmp(kt->sval, "keyentry") == 0 &&
+                  !(kn->kind == PV_TK_OP && strcmp(kn->op, "(") == 0);
+    if (is_key) pv_cur_next(c);
+    else if (st == PV_OK) st = classify(I, c, exec, &is_data);
+    size_t func_end = c->pos; /* a function: where its text ends */
     size_t spec_start = c->pos;
     if (st == PV_OK && is_data) st = pv_data_spec_parse(c, I->env, exec, &ds);
     /* `volatile` (the data may change: nothing to do in a batch run) ends the source
@@ -681,11 +779,29 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
             /* gnuplot keeps the empty last curve of a 2D plot, untitled; a splot drops it */
             if (ps->is_splot) {
                 pv_data_spec_fini(&ds);
-                while (!pv_cur_at_end(c) && !pv_cur_is_op(c, ",")) skip_token_group(c);
-                return PV_OK;
+                return skip_clauses(I, c, ps);
             }
             untitled = true;
         }
+    }
+    /* `set parametric`: the x and y parts of a triple are kept for the z part, which
+     * carries the element (its clauses, title and number) */
+    bool param = st == PV_OK && exec && ps->is_splot && I->set->parametric && !is_key;
+    if (param && is_data && ps->param_part != 0)
+        st = pv_source_error(I->ctx, PV_ESYNTAX, c->tl->src, elem_off,
+                             "previous parametric function not fully specified");
+    if (st == PV_OK && param && !is_data && ps->param_part < 2) {
+        ps->param_expr[ps->param_part++] = expr_start;
+        pv_data_spec_fini(&ds);
+        return skip_clauses(I, c, ps);
+    }
+    size_t title_start = param && !is_data ? ps->param_expr[0] : expr_start;
+    if (param) ps->param_part = 0;
+    if (ps->pass == 2) { /* functions only: everything else was done in the first pass */
+        if (st == PV_OK && exec && !is_data && !is_key)
+            st = sample_function(I, c, ps, param ? ps->param_expr : NULL, expr_start);
+        pv_data_spec_fini(&ds);
+        return st == PV_OK ? skip_clauses(I, c, ps) : st;
     }
     char *title = NULL;
     bool notitle = false;
@@ -701,9 +817,11 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
         pv_lp lp = pv_lp_default();
         pv_scene_elem_init(re, ps->number, &lp);
         re->src_off = elem_off;
-        /* gnuplot's default title: the sample range and the source as written */
-        if (spec_end > spec_start) {
-            const pv_token *a = &c->tl->tok[range_start], *b = &c->tl->tok[spec_end - 1];
+        /* gnuplot's default title: the sample range and the source as written, or the
+         * function as written */
+        size_t t0 = is_data ? range_start : title_start, t1 = is_data ? spec_end : func_end;
+        if (t1 > t0 && !is_key && (!is_data || spec_end > spec_start)) {
+            const pv_token *a = &c->tl->tok[t0], *b = &c->tl->tok[t1 - 1];
             title = strndup(c->tl->src->text + a->start, b->end - a->start);
         }
     }
@@ -733,13 +851,23 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
             if ((st = pv_plot_add_curve(ps, true, notitle ? NULL : title)) == PV_OK) {
                 tcurve *t = &ps->curves[ps->ncurves - 1];
                 title = NULL;
-                /* print_3dtable() knows lines, points, impulses, dots, vectors, image */
-                static const char *const ok3d[] = {"l$ines", "p$oints", "i$mpulses", "d$ots",
-                                                   "vec$tors", "ima$ge"};
-                t->unsupported = ps->is_splot && style != NULL;
-                for (size_t k = 0; t->unsupported && k < sizeof ok3d / sizeof ok3d[0]; k++)
-                    if (strcmp(style, ok3d[k]) == 0) t->unsupported = false;
+                t->unsupported = ps->is_splot && style != NULL && !tabulated_3d_style(style);
                 if (!t->unsupported) st = pv_plot_tabulate_curve(I, c, ps, &ds);
+            }
+        } else if (I->table_on && ps->is_splot && !is_data && !is_key) {
+            /* a function's surface, tabulated once the second pass sampled it */
+            if (!title && !notitle && func_end > title_start) {
+                const pv_token *a = &c->tl->tok[title_start], *b = &c->tl->tok[func_end - 1];
+                title = strndup(c->tl->src->text + a->start, b->end - a->start);
+            }
+            if ((st = pv_plot_add_curve(ps, true, notitle ? NULL : title)) == PV_OK) {
+                title = NULL;
+                tcurve *t = &ps->curves[ps->ncurves - 1];
+                t->unsupported = style && !tabulated_3d_style(style);
+                if (!PV_GROW(I->ctx, ps->funcs, ps->capfuncs, ps->nfuncs + 1))
+                    st = I->ctx->err_code;
+                else
+                    ps->funcs[ps->nfuncs++] = (plot_func){SIZE_MAX, SIZE_MAX, ps->ncurves - 1};
             }
         } else {
             ps->needs_render = true;
@@ -747,12 +875,28 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
             else if (ps->is_splot && re) {
                 re->title = notitle ? NULL : title;
                 title = NULL;
-                st = collect_element(I, c, ps, is_data, &ds, style, re);
+                if (is_key) { /* no rows: only the key sample (gnuplot's default: labels) */
+                    re->kind = style ? data_kind(re->st.style) : PV_SCENE_SKIPPED;
+                    if (re->kind == PV_SCENE_SKIPPED)
+                        re->why = style_warning_name(style ? style : "labels");
+                } else {
+                    st = collect_element(I, c, ps, is_data, &ds, style, re);
+                }
                 if (st == PV_OK) ps->nre++;
                 else pv_scene_elem_fini(I->ctx, re);
+                size_t at = ps->nre - 1;
+                bool drawn = st == PV_OK && re->kind != PV_SCENE_SKIPPED;
                 if (st == PV_OK && re->kind == PV_SCENE_PM3D && re->st.style != PV_STYLE_PM3D)
                     st = add_implicit_surface(I, ps, style);
                 re = NULL;
+                if (st == PV_OK && !is_data && !is_key) { /* sampled in the second pass */
+                    size_t comp = ps->nre - 1 > at && ps->re[ps->nre - 1].kind != PV_SCENE_SKIPPED
+                                      ? ps->nre - 1 : SIZE_MAX;
+                    if (!PV_GROW(I->ctx, ps->funcs, ps->capfuncs, ps->nfuncs + 1))
+                        st = I->ctx->err_code;
+                    else
+                        ps->funcs[ps->nfuncs++] = (plot_func){drawn ? at : SIZE_MAX, comp, SIZE_MAX};
+                }
             }
         }
     }
@@ -802,11 +946,15 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
     if (is_replot) return replot(I, c, exec);
     size_t text0 = c->pos < c->end ? c->tl->tok[c->pos].start : 0;
     pv_status st = PV_OK;
-    /* leading axis ranges; a first range naming a dummy (`plot [t=0:1] '+'`) is the first
-     * element's sample range, parsed by the data module */
+    /* leading axis ranges; in a plot, a first range naming a dummy (`plot [t=0:1] '+'`)
+     * is the first element's sample range, parsed by the data module; in a splot they are
+     * axis ranges whose names rename the dummies for the command (`splot [x=-3:3]`) */
     const pv_token *t1 = pv_cur_peek_at(c, 1), *t2 = pv_cur_peek_at(c, 2);
-    bool dummy_range = pv_cur_is_op(c, "[") && t1->kind == PV_TK_NAME && t2->kind == PV_TK_OP &&
-                       strcmp(t2->op, "=") == 0;
+    pv_range cmd_range[3];
+    bool has_cmd_range[3] = {false, false, false};
+    bool dummy_range = !ps.is_splot && pv_cur_is_op(c, "[") && t1->kind == PV_TK_NAME &&
+                       t2->kind == PV_TK_OP && strcmp(t2->op, "=") == 0;
+    char cmd_dummy[2][sizeof I->set->dummy[0]] = {"", ""};
     while (st == PV_OK && !dummy_range && pv_cur_is_op(c, "[")) {
         range_spec r;
         if ((st = parse_range(c, &r)) != PV_OK) break;
@@ -818,15 +966,55 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
                 ps.range[ps.nranges][0] = lo, ps.range[ps.nranges][1] = hi;
             }
         }
+        /* the x, y (and z) ranges of this command: the axes take them until it ends */
+        int axis = ps.nranges - (I->set->parametric ? (ps.is_splot ? 2 : 1) : 0);
+        if (st == PV_OK && exec && axis >= 0 && axis < (ps.is_splot ? 3 : 2)) {
+            cmd_range[axis] = I->set->range[axis];
+            has_cmd_range[axis] = true;
+            st = override_range(I, &r, &cmd_range[axis]);
+        }
+        if (ps.is_splot && ps.nranges < 2 && r.var)
+            snprintf(cmd_dummy[ps.nranges], sizeof cmd_dummy[0], "%s", r.var);
         ps.nranges++;
         range_fini(&r);
     }
     if (st == PV_OK && pv_cur_at_end(c) && !is_replot)
         return pv_cur_error(c, PV_ESYNTAX, "function to plot expected");
+    if (st != PV_OK) return st;
+    /* gnuplot: a parametric splot names the dummies u, v unless `set dummy` named them */
+    if (exec && ps.is_splot && I->set->parametric && strcmp(I->set->dummy[0], "t") == 0) {
+        strcpy(I->set->dummy[0], "u");
+        strcpy(I->set->dummy[1], "v");
+    }
+    pv_range saved_range[3];
+    for (int a = 0; a < 3; a++) {
+        saved_range[a] = I->set->range[a];
+        if (has_cmd_range[a]) I->set->range[a] = cmd_range[a];
+    }
+    char saved_dummy[2][sizeof I->set->dummy[0]];
+    memcpy(saved_dummy, I->set->dummy, sizeof saved_dummy);
+    for (int k = 0; k < 2; k++)
+        if (cmd_dummy[k][0]) memcpy(I->set->dummy[k], cmd_dummy[k], sizeof cmd_dummy[k]);
     I->open_iter_ok++; /* `for [i=1:*]` may iterate over data elements */
+    size_t elements_start = c->pos;
+    ps.pass = 1;
     while (st == PV_OK && !pv_cur_at_end(c)) {
         if ((st = element(I, c, exec, &ps)) != PV_OK) break;
         if (!pv_cur_accept_op(c, ",")) break;
+    }
+    if (st == PV_OK && ps.param_part != 0)
+        st = pv_cur_error(c, PV_ESYNTAX, "parametric function not fully specified");
+    /* the functions, sampled over the x/y ranges the data left (gnuplot's second pass) */
+    if (st == PV_OK && exec && ps.nfuncs > 0) {
+        size_t end = c->pos;
+        pv_plot_function_ranges(I, &ps, ps.func_u, ps.func_v);
+        ps.pass = 2;
+        c->pos = elements_start;
+        while (st == PV_OK && !pv_cur_at_end(c)) {
+            if ((st = element(I, c, exec, &ps)) != PV_OK) break;
+            if (!pv_cur_accept_op(c, ",")) break;
+        }
+        if (st == PV_OK) c->pos = end;
     }
     I->open_iter_ok--;
     if (st == PV_OK) st = pv_exec_expect_end(c);
@@ -862,8 +1050,11 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
         }
     }
     else if (st == PV_OK && exec && ps.needs_render) I->plots_skipped++;
+    for (int a = 0; a < 3; a++) I->set->range[a] = saved_range[a];
+    memcpy(I->set->dummy, saved_dummy, sizeof saved_dummy);
     for (size_t k = 0; k < ps.nre; k++) pv_scene_elem_fini(I->ctx, &ps.re[k]);
     pv_free(I->ctx, ps.re, ps.capre * sizeof *ps.re);
+    pv_free(I->ctx, ps.funcs, ps.capfuncs * sizeof *ps.funcs);
     pv_plot_free_curves(&ps);
     return st;
 }

@@ -12,10 +12,18 @@
 typedef struct tcurve {
     bool tabulated;   /* false: `with table` (already written) or not tabulated here */
     bool unsupported; /* splot style gnuplot cannot tabulate (pm3d, linespoints...) */
+    bool forward;     /* splot blocks in their order (functions; data: the last first) */
     char *title;      /* NULL: no "# Curve title" line */
     char **lines;     /* malloc'd lines; the array is tracked (cap entries) */
     size_t n, cap;
 } tcurve;
+
+/* A function element: its scene element and the implicit-pm3d companion that draws it
+ * in its own style too (indices into plot_state.re), or the `set table` curve it is
+ * tabulated into (index into plot_state.curves); SIZE_MAX: none. */
+typedef struct plot_func {
+    size_t elem, companion, curve;
+} plot_func;
 
 typedef struct plot_state {
     pv_interp *I;
@@ -29,6 +37,15 @@ typedef struct plot_state {
     pv_scene_elem *re;          /* splot elements to render (exec), tracked */
     size_t nre, capre;
     int number;                 /* elements seen so far (1-based numbering) */
+    /* function elements: sampled in a second pass over the command, once the data
+     * elements fixed the x/y ranges (as gnuplot does) */
+    int pass;                   /* 1: elements and data; 2: functions */
+    plot_func *funcs;           /* in command order, tracked */
+    size_t nfuncs, capfuncs;
+    size_t next_func;           /* pass 2: the next entry of funcs */
+    double func_u[2], func_v[2];/* pass 2: the x and y (u and v) sampling ranges */
+    int param_part;             /* `set parametric`: parts x, y of the triple seen (0-2) */
+    size_t param_expr[2];       /* the token where those parts start */
 } plot_state;
 
 /* What reading one element needs: the file's bytes (rank 0 reads, every rank receives),
@@ -60,6 +77,15 @@ pv_status pv_plot_iterate_values(pv_interp *I, const pv_data_spec *ds,
                                  const pv_sampling *samp, int ndefault, pv_data_event_fn fn,
                                  void *ud);
 
+/* plot_func.c: the x and y ranges functions are sampled over, from the settings (with
+ * the command's own ranges) and the data elements read so far. */
+void pv_plot_function_ranges(pv_interp *I, const plot_state *ps, double u[2], double v[2]);
+/* Sample the function code[2] (z) of the dummies over u x v into e (rows x y z, NaN where
+ * it is undefined; e->grid_scans set), as gnuplot samples a function surface. With
+ * `set parametric`, code[0] and code[1] give x and y (else NULL: x, y are the dummies). */
+pv_status pv_plot_sample_function(pv_interp *I, const pv_code *const code[3],
+                                  const double u[2], const double v[2], pv_scene_elem *e);
+
 /* plot_table.c: `with table` output of one element, and the print_table() curves of a
  * plot run while `set table` is on (collected per element, written after the command). */
 pv_status pv_plot_write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
@@ -70,6 +96,9 @@ pv_status pv_plot_add_curve(plot_state *ps, bool tabulated, char *title);
 pv_status pv_plot_tabulate_curve(pv_interp *I, pv_cursor *c, plot_state *ps,
                                  const pv_data_spec *ds);
 pv_status pv_plot_write_curves(pv_interp *I, plot_state *ps);
+/* Tabulate the grid scans of a sampled function surface e into curve k (gnuplot prints
+ * its isosamples lines along x, in order). */
+pv_status pv_plot_tabulate_function(plot_state *ps, size_t k, const pv_scene_elem *e);
 void pv_plot_free_curves(plot_state *ps);
 /* `set table` + splot of isosurfaces: write the facets of the n isosurface elements e[] to
  * the table destination as a mesh (text, .vtp or .pvtp by its name; plot_mesh.c).

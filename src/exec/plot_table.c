@@ -105,17 +105,22 @@ pv_status pv_plot_add_curve(plot_state *ps, bool tabulated, char *title)
         free(title);
         return ctx->err_code;
     }
-    ps->curves[ps->ncurves++] = (tcurve){tabulated, false, title, NULL, 0, 0};
+    ps->curves[ps->ncurves++] = (tcurve){tabulated, false, false, title, NULL, 0, 0};
+    return PV_OK;
+}
+
+static pv_status curve_line_at(plot_state *ps, size_t k, const char *line)
+{
+    tcurve *t = &ps->curves[k];
+    if (!PV_GROW(ps->I->ctx, t->lines, t->cap, t->n + 1)) return ps->I->ctx->err_code;
+    if (!(t->lines[t->n] = strdup(line))) return pv_err(ps->I->ctx, PV_ENOMEM, "out of memory");
+    t->n++;
     return PV_OK;
 }
 
 static pv_status curve_line(plot_state *ps, const char *line)
 {
-    tcurve *t = &ps->curves[ps->ncurves - 1];
-    if (!PV_GROW(ps->I->ctx, t->lines, t->cap, t->n + 1)) return ps->I->ctx->err_code;
-    if (!(t->lines[t->n] = strdup(line))) return pv_err(ps->I->ctx, PV_ENOMEM, "out of memory");
-    t->n++;
-    return PV_OK;
+    return curve_line_at(ps, ps->ncurves - 1, line);
 }
 
 /* gnuplot's output_number(): the axis format "% h" then a space; NaN as " NaN" */
@@ -134,6 +139,41 @@ static bool outside(pv_interp *I, const plot_state *ps, int axis, double v)
     return v < lo || v > hi;
 }
 
+/* A splot table row: x y z and the type without a space; undefined as 0 0 0 u (a
+ * function's hole keeps its x and y: keep_xy). */
+static void splot_row(plot_state *ps, const double *vals, int nvals, bool keep_xy, char *line,
+                      size_t cap)
+{
+    double v[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < 3; k++) v[k] = k < nvals ? vals[k] : (double)NAN;
+    bool undef = isnan(v[0]) || isnan(v[1]) || isnan(v[2]);
+    if (undef) {
+        if (!keep_xy || isnan(v[0]) || isnan(v[1])) v[0] = v[1] = 0.0;
+        v[2] = 0.0;
+    }
+    size_t n = 0;
+    for (int k = 0; k < 3; k++) n += table_number(line + n, cap - n, v[k]);
+    char type = undef ? 'u' : outside(ps->I, ps, 0, v[0]) || outside(ps->I, ps, 1, v[1]) ||
+                                      outside(ps->I, ps, 2, v[2]) ? 'o' : 'i';
+    snprintf(line + n, cap - n, "%c", type);
+}
+
+pv_status pv_plot_tabulate_function(plot_state *ps, size_t k, const pv_scene_elem *e)
+{
+    ps->curves[k].forward = true;
+    size_t nscan = e->grid_scans > 0 ? e->grid_scans : e->nscan;
+    char line[160];
+    pv_status st = PV_OK;
+    for (size_t sc = 0; sc < nscan && st == PV_OK; sc++) {
+        if (sc > 0) st = curve_line_at(ps, k, "");
+        for (size_t r = sc == 0 ? 0 : e->scan[sc - 1]; r < e->scan[sc] && st == PV_OK; r++) {
+            splot_row(ps, e->vals + r * (size_t)e->ncols, e->ncols, true, line, sizeof line);
+            st = curve_line_at(ps, k, line);
+        }
+    }
+    return st;
+}
+
 static pv_status curve_event(void *ud, pv_data_event ev, const pv_data_point *pt)
 {
     plot_state *ps = ud;
@@ -144,16 +184,8 @@ static pv_status curve_event(void *ud, pv_data_event ev, const pv_data_point *pt
         return PV_OK;
     }
     char line[160];
-    if (ps->is_splot) { /* x y z and the type without a space; undefined as 0 0 0 u */
-        double v[3] = {0.0, 0.0, 0.0};
-        for (int k = 0; k < 3; k++) v[k] = k < pt->nvals ? pt->vals[k] : (double)NAN;
-        bool undef = isnan(v[0]) || isnan(v[1]) || isnan(v[2]);
-        if (undef) v[0] = v[1] = v[2] = 0.0;
-        size_t n = 0;
-        for (int k = 0; k < 3; k++) n += table_number(line + n, sizeof line - n, v[k]);
-        char type = undef ? 'u' : outside(ps->I, ps, 0, v[0]) || outside(ps->I, ps, 1, v[1]) ||
-                                          outside(ps->I, ps, 2, v[2]) ? 'o' : 'i';
-        snprintf(line + n, sizeof line - n, "%c", type);
+    if (ps->is_splot) {
+        splot_row(ps, pt->vals, pt->nvals, false, line, sizeof line);
         return curve_line(ps, line);
     }
     double x, y;
@@ -226,7 +258,7 @@ static pv_status write_surfaces(pv_interp *I, plot_state *ps, pv_out *out)
             be[nb++] = i;
         }
         for (size_t b = 0; b < nb && st == PV_OK; b++) {
-            size_t blk = nb - 1 - b; /* gnuplot lists the last block first */
+            size_t blk = t->forward ? b : nb - 1 - b; /* data: the last block first */
             snprintf(head, sizeof head, "# IsoCurve %zu, %zu points", b, be[blk] - bs[blk]);
             if ((st = pv_out_line(I, out, "")) == PV_OK) st = pv_out_line(I, out, head);
             if (st == PV_OK) st = pv_out_line(I, out, "# x y z type");

@@ -64,15 +64,8 @@ static void finish_axis(pv_interp *I, int ax, axis_acc acc, double *lo, double *
                         double *step)
 {
     const pv_range *r = &I->set->range[ax];
-    double a = r->auto_min ? acc.lo : r->min;
-    double b = r->auto_max ? acc.hi : r->max;
-    if (r->auto_min && !(acc.lo <= acc.hi)) a = r->auto_max ? -10 : fmin(-10, b);
-    if (r->auto_max && !(acc.lo <= acc.hi)) b = r->auto_min ? 10 : fmax(10, a);
-    if (a > b && (r->auto_min || r->auto_max)) {
-        double t = a;
-        a = b, b = t;
-    }
-    if (a == b && (r->auto_min || r->auto_max)) pv_ticks_widen_empty(&a, &b);
+    double a, b;
+    pv_exec_autoscale_ends(r, acc.lo, acc.hi, &a, &b);
     const pv_tics *tc = &I->set->tics[ax];
     pv_tickaxis ta = {0};
     ta.min = a, ta.max = b;
@@ -131,11 +124,19 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
     for (int a = 0; a < 3; a++) finish_axis(I, a, acc[a], &fr->min[a], &fr->max[a], &fr->step[a]);
     /* the colour values of the points inside the final x/y/z ranges (gnuplot skips the
      * others when autoscaling cb: a surface cut by the z range colours by what shows);
-     * on a log colour axis only positive values count */
+     * on a log colour axis only positive values count. As in gnuplot every data or
+     * function element counts, palette-coloured or not (its colour value: z, or the
+     * palette column); those whose colour column holds rgb values or linetypes do not */
     bool cb_log = I->set->range[PV_AX_CB].log;
     for (int k = 0; k < n; k++) {
         const pv_scene_elem *el = &e[k];
-        if (!pv_scene_feeds_cb(el)) continue;
+        if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_PM3D &&
+            el->kind != PV_SCENE_LINES)
+            continue;
+        pv_color_kind lk = el->st.lp.lc.kind;
+        if (el->kind != PV_SCENE_PM3D &&
+            (lk == PV_COLOR_RGB_VARIABLE || lk == PV_COLOR_VARIABLE))
+            continue;
         pv_scene_cols kc = pv_scene_columns(el);
         cb_from_data = true;
         for (size_t r = 0; r < el->nrows; r++) {
@@ -199,6 +200,8 @@ static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int a
     fa->label = lab->text && lab->text[0] ? lab->text : NULL;
     fa->label_offset[0] = lab->offset[0];
     fa->label_offset[1] = lab->offset[1];
+    /* gnuplot's TEXT_VERTICAL (-270, the y label's default) reads as 90 degrees */
+    fa->label_angle = lab->rotate == -270.0 ? 90.0 : lab->rotate;
     fa->label_argb = fixed_argb(I->set, C, &lab->tc, 0, 1, 0);
     if (!tc->on || !(lo < hi)) return;
     pv_tickaxis ta = {0};
@@ -240,19 +243,20 @@ static void frame_fini(pv_ctx *ctx, frame_ctx *F)
 
 /* gnuplot's corner poles (check_corner_height): the z extremes of the first and last
  * point of the first and last scan of every data surface with grid topology (equal scan
- * lengths), where such a point lies inside the ranges at a corner of the xy box. */
+ * lengths; a function surface's grid scans), where such a point lies inside the ranges at a corner of the xy box. */
 static void corner_poles(const pv_scene_elem *e, int n, const frame_ranges *fr, pv_frame_spec *fs)
 {
     for (int k = 0; k < n; k++) {
         const pv_scene_elem *el = &e[k];
         if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_LINES && el->kind != PV_SCENE_PM3D)
             continue;
-        if (el->nscan < 2 || el->scan[0] == 0) continue;
+        size_t nscan = el->grid_scans > 0 && el->grid_scans < el->nscan ? el->grid_scans : el->nscan;
+        if (nscan < 2 || el->scan[0] == 0) continue;
         size_t len = el->scan[0];
         bool grid = true;
-        for (size_t sc = 1; sc < el->nscan && grid; sc++) grid = el->scan[sc] - el->scan[sc - 1] == len;
+        for (size_t sc = 1; sc < nscan && grid; sc++) grid = el->scan[sc] - el->scan[sc - 1] == len;
         if (!grid) continue;
-        size_t last = el->scan[el->nscan - 2];
+        size_t last = el->scan[nscan - 2];
         size_t rows[4] = {0, len - 1, last, last + len - 1};
         for (int c = 0; c < 4; c++) {
             const double *v = el->vals + rows[c] * (size_t)el->ncols;
@@ -442,6 +446,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     pv_frame_spec *fs = &F->spec;
     pv_frame_spec_default(fs);
     fs->border = s->border;
+    fs->border_back = s->border_layer != PV_LAYER_FRONT;
     fs->border_rgb = s->border_lp.lc.kind == PV_COLOR_RGB ? (s->border_lp.lc.argb & 0xFFFFFFu) : 0;
     fs->border_lw = s->border_lp.lw > 0 ? s->border_lp.lw : 1.0;
     for (int a = 0; a < 3; a++) {
@@ -480,11 +485,11 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
             if (el->kind == PV_SCENE_SKIPPED || !el->title || !el->title[0]) continue;
             pv_key_entry *ke = &F->key[F->nkey++];
             ke->title = el->title;
+            for (int j = k; s->view.map && j < n && !ke->behind; j++)
+                ke->behind = e[j].kind == PV_SCENE_PM3D || e[j].kind == PV_SCENE_ISO;
             ke->lw = el->st.lp.lw;
             if (el->kind == PV_SCENE_PM3D) {
-                ke->sample = PV_KS_BOX;
-                pv_rgba8 c = pv_scene_rgba(pv_pal_rgb8(&C->pal, 0.5));
-                ke->argb = fill_argb(el->st.has_fill ? &el->st.fill : &s->fill, c);
+                ke->sample = PV_KS_NONE; /* gnuplot 5.4 draws no sample for pm3d */
             } else if (el->kind == PV_SCENE_ISO) {
                 /* a box in the front colour, outlined in it (gnuplot's isosurface key) */
                 ke->sample = PV_KS_BOX;
@@ -542,8 +547,10 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     pv_view3d_params vp;
     memset(&vp, 0, sizeof vp);
     vp.term = F->term;
-    vp.rot_x = s->view.map ? 0 : s->view.rot_x;
-    vp.rot_z = s->view.map ? 0 : s->view.rot_z;
+    vp.map = s->view.map;
+    vp.map_colorbox = s->view.map && fs->colorbox && !s->colorbox.user;
+    vp.rot_x = s->view.rot_x;
+    vp.rot_z = s->view.rot_z;
     vp.scale = s->view.scale;
     vp.zscale = s->view.zscale;
     vp.azimuth = s->view.azimuth;

@@ -7,7 +7,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
+#include "pvox/view.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -339,6 +341,19 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
 /* =====================================================================================
  * Plot ranges and sampling
  * ===================================================================================== */
+
+void pv_exec_autoscale_ends(const pv_range *r, double lo, double hi, double *a, double *b)
+{
+    *a = r->auto_min ? lo : r->min;
+    *b = r->auto_max ? hi : r->max;
+    if (r->auto_min && !(lo <= hi)) *a = r->auto_max ? -10 : fmin(-10, *b);
+    if (r->auto_max && !(lo <= hi)) *b = r->auto_min ? 10 : fmax(10, *a);
+    if (*a > *b && (r->auto_min || r->auto_max)) {
+        double t = *a;
+        *a = *b, *b = t;
+    }
+    if (*a == *b && (r->auto_min || r->auto_max)) pv_ticks_widen_empty(a, b);
+}
 
 bool pv_exec_axis_fixed_range(pv_interp *I, int axis, double *lo, double *hi)
 {

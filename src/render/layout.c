@@ -156,6 +156,15 @@ static void termcoord_label(const pv_view3d *v, vtx a, int *x, int *y)
     *y = (int)(a.y * v->yscaler) + v->ymiddle;
 }
 
+/* Characters of a UTF-8 string (gnuplot's estimate_strlen for plain text). */
+static int text_len(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80) n++;
+    return n;
+}
+
 static void line3d(pv_frame *f, const pv_view3d *v, pv_frame_layer layer, vtx a, vtx b,
                    const pv_frame_spec *s)
 {
@@ -184,10 +193,47 @@ static void vertical(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv
     if (hi != lo) line3d(f, v, L, map(v, x, y, lo), map(v, x, y, hi), s);
 }
 
+/* `set view map`: the base edges only, as one outline in the border's layer (gnuplot's
+ * draw_3d_graphbox for splot_map). */
+static void map_border(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
+{
+    int b = s->border;
+    if (!(b & 15) || front == s->border_back) return;
+    pv_frame_layer L = front ? PV_FRAME_FRONT : PV_FRAME_BACK;
+    vtx c[5] = {map(v, v->zaxis_x, v->zaxis_y, v->base_z), map(v, v->back_x, v->back_y, v->base_z),
+                map(v, v->right_x, v->right_y, v->base_z), map(v, v->front_x, v->front_y, v->base_z)};
+    c[4] = c[0];
+    if ((b & 15) == 15) { /* gnuplot: one closed path */
+        pv_fitem *it = add_item(f, PV_FI_PATH, L);
+        if (!it) return;
+        it->n = 4;
+        for (int k = 0; k < 4; k++) termcoord(v, c[k], &it->x[k], &it->y[k]);
+        it->closed = true;
+        it->argb = s->border_rgb;
+        it->lw = s->border_lw * f->term.linewidth;
+        return;
+    }
+    static const int bit[4] = {2, 8, 4, 1}; /* left, bottom, right, top edges of the map */
+    bool prev = false;
+    for (int k = 0; k < 4; k++) {
+        if (!(b & bit[k])) {
+            prev = false;
+            continue;
+        }
+        line3d(f, v, L, c[k], c[k + 1], s);
+        if (!f->failed) f->items[f->n - 1].chain = prev; /* one path, as gnuplot strokes it */
+        prev = true;
+    }
+}
+
 static void border(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
 {
     int b = s->border;
     if (!b) return;
+    if (v->map) {
+        map_border(f, s, v, front);
+        return;
+    }
     pv_frame_layer L = front ? PV_FRAME_FRONT : PV_FRAME_BACK;
     vtx bl = map(v, v->zaxis_x, v->zaxis_y, v->base_z);
     vtx bb = map(v, v->back_x, v->back_y, v->base_z);
@@ -310,10 +356,46 @@ static void label_offset(const pv_termdim *t, const double off[2], int *dx, int 
     *dy = (int)(off[1] * t->v_char + (off[1] >= 0 ? 0.5 : -0.5));
 }
 
+/* `set view map`: the x label 1.5 lines below its tic labels' baseline, the y label
+ * (rotated by its own angle, 90 by default) left of the widest y tic label. */
+static void map_edge_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, int which)
+{
+    const pv_frame_axis *ax = &s->axis[which];
+    const pv_termdim *t = &f->term;
+    edge_axis e = edge_setup(v, which);
+    int x1, y1, dx, dy;
+    if (which == PV_FAX_X) {
+        vtx v1 = axis_point(v, which, (v->xmax + v->xmin) / 2.0, v->xaxis_y), v2 = v1;
+        v2.y -= e.unit.y * t->v_char;
+        if (!ax->tic_in) v2.y -= e.unit.y * t->v_tic * ax->ticscale;
+        termcoord_label(v, v2, &x1, &y1);
+        y1 = (int)(y1 - 1.5 * t->v_char);
+    } else {
+        const pv_frame_axis *xa = &s->axis[PV_FAX_X];
+        vtx v1 = axis_point(v, which, (v->ymax + v->ymin) / 2.0, v->yaxis_x), v2 = v1;
+        v2.x -= e.unit.x * t->h_char;
+        if (!xa->tic_in) v2.x -= e.unit.x * t->h_tic * xa->ticscale; /* sic: x's tics */
+        termcoord_label(v, v2, &x1, &y1);
+        int widest = 0;
+        for (int i = 0; ax->tics && !ax->on_axis && ax->tic_text && i < ax->ntics; i++)
+            if (ax->tic_text[i] && text_len(ax->tic_text[i]) > widest)
+                widest = text_len(ax->tic_text[i]);
+        x1 = (int)(x1 - (0.5 + widest) * t->h_char);
+    }
+    label_offset(t, ax->label_offset, &dx, &dy);
+    add_text(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, ax->label_argb);
+    if (!f->failed && f->n > 0 && f->items[f->n - 1].kind == PV_FI_TEXT)
+        f->items[f->n - 1].angle = ax->label_angle;
+}
+
 static void edge_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, int which)
 {
     const pv_frame_axis *ax = &s->axis[which];
     if (!ax->label || !*ax->label) return;
+    if (v->map) {
+        map_edge_label(f, s, v, which);
+        return;
+    }
     const pv_termdim *t = &f->term;
     edge_axis e = edge_setup(v, which);
     double edge = which == PV_FAX_X ? v->xaxis_y : v->yaxis_x;
@@ -375,7 +457,7 @@ static void z_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_f
 static void z_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
 {
     const pv_frame_axis *ax = &s->axis[PV_FAX_Z];
-    if (!ax->label || !*ax->label) return;
+    if (!ax->label || !*ax->label || v->map) return;
     const pv_termdim *t = &f->term;
     double mid = (v->zmax + v->zmin) / 2.0;
     vtx v1 = ax->on_axis ? map(v, 0.0, 0.0, mid) : map(v, v->zaxis_x, v->zaxis_y, mid);
@@ -502,14 +584,6 @@ static void labels(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool
 /* ---- key ----------------------------------------------------------------------------- */
 
 /* Characters of a UTF-8 string (gnuplot's estimate_strlen for plain text). */
-static int text_len(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80) n++;
-    return n;
-}
-
 typedef struct key_geom {
     int count, rows, cols, max_len;
     int sample_width, entry_height, col_width;
@@ -681,15 +755,18 @@ static void key(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     if (!s->key_on) return;
     const pv_termdim *t = &f->term;
     key_geom k;
-    key_measure(s, t, v->ybot, v->ytop, &k);
+    /* the plot bounds; in a map, gnuplot's 2D-like bounds: the map's box */
+    int bl = v->xleft, br = v->xright, bb = v->ybot, bt = v->ytop;
+    if (v->map) bl = v->map_left, br = v->map_right, bb = v->map_bottom, bt = v->map_top;
+    key_measure(s, t, bb, bt, &k);
     if (k.count == 0) return;
     int ytop, xleft;
-    if (s->key_vpos == PV_KEY_TOP) ytop = v->ytop - t->v_tic;
-    else ytop = v->ybot + t->v_tic + k.height;
-    if (s->key_outside && s->key_hpos == PV_KEY_LEFT) xleft = v->xleft - t->h_tic - k.width;
-    else if (s->key_outside) xleft = v->xright + t->h_tic;
-    else if (s->key_hpos == PV_KEY_LEFT) xleft = v->xleft + t->h_tic;
-    else xleft = v->xright - t->h_tic - k.width;
+    if (s->key_vpos == PV_KEY_TOP) ytop = bt - t->v_tic;
+    else ytop = bb + t->v_tic + k.height;
+    if (s->key_outside && s->key_hpos == PV_KEY_LEFT) xleft = bl - t->h_tic - k.width;
+    else if (s->key_outside) xleft = br + t->h_tic;
+    else if (s->key_hpos == PV_KEY_LEFT) xleft = bl + t->h_tic;
+    else xleft = br - t->h_tic - k.width;
     if (s->key_box) { /* gnuplot: four clipped lines from the bottom left, clockwise */
         int xs[5] = {xleft, xleft, xleft + k.width, xleft + k.width, xleft};
         int ys[5] = {ytop - k.height, ytop, ytop, ytop - k.height, ytop - k.height};
@@ -707,6 +784,7 @@ static void key(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     for (int i = 0; i < s->nkey; i++) {
         const pv_key_entry *e = &s->key[i];
         if (!e->title || !*e->title) continue;
+        int first = f->n;
         if (s->key_left_just)
             add_multiline(f, PV_FRAME_FRONT, xl + k.text_left, yl, e->title, PV_JUST_LEFT, false,
                           0);
@@ -714,6 +792,8 @@ static void key(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
             add_multiline(f, PV_FRAME_FRONT, xl + k.text_right, yl, e->title, PV_JUST_RIGHT,
                           false, 0);
         key_sample(f, s, &k, e, xl, yl);
+        for (int j = first; e->behind && !f->failed && j < f->n; j++)
+            f->items[j].layer = PV_FRAME_BACK;
         if (++count >= k.rows) {
             yl = yl_ref;
             xl += k.col_width;
@@ -802,10 +882,18 @@ static void colorbox_bounds(const pv_frame_spec *s, const pv_view3d *v, int *x0,
         }
         return;
     }
-    *x0 = (int)(v->xmiddle + 0.709 * v->xscaler);
-    *x1 = (int)(v->xmiddle + 0.778 * v->xscaler);
-    *y0 = (int)(v->ymiddle - 0.147 * v->yscaler);
-    *y1 = (int)(v->ymiddle + 0.497 * v->yscaler);
+    if (v->map) { /* as in 2D: graph position (1.025, 0), size (0.05, 1) of the map's box */
+        double w = v->map_right - v->map_left, h = v->map_top - v->map_bottom;
+        *x0 = (int)(v->map_left + 1.025 * w) + t->h_char; /* gnuplot 5.4.4: one char more */
+        *y0 = v->map_bottom;
+        *x1 = (int)(0.05 * w + *x0);
+        *y1 = (int)(h + *y0);
+    } else {
+        *x0 = (int)(v->xmiddle + 0.709 * v->xscaler);
+        *x1 = (int)(v->xmiddle + 0.778 * v->xscaler);
+        *y0 = (int)(v->ymiddle - 0.147 * v->yscaler);
+        *y1 = (int)(v->ymiddle + 0.497 * v->yscaler);
+    }
     static const int movers[2] = {PV_FAX_CB, PV_FAX_Y};
     for (int k = 0; k < 2; k++) {
         const pv_frame_axis *ax = &s->axis[movers[k]];
@@ -899,6 +987,16 @@ static void title(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     int lines = pv_frame_title_lines(s->title);
     int x = (v->xleft + v->xright) / 2;
     int y = v->ytop + lines * f->term.h_char;
+    if (v->map) { /* above the map's box and any outward mirrored x tics */
+        const pv_frame_axis *xa = &s->axis[PV_FAX_X];
+        int tics_len = 0;
+        if (xa->tics && xa->mirror) {
+            tics_len = (int)(xa->ticscale * (xa->tic_in ? -1 : 1) * f->term.v_tic);
+            if (tics_len < 0) tics_len = 0;
+        }
+        x = (v->map_left + v->map_right) / 2;
+        y = (int)(v->map_top + tics_len + (lines + 0.5) * f->term.v_char);
+    }
     int dx, dy;
     label_offset(&f->term, s->title_offset, &dx, &dy);
     add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, s->title, PV_JUST_CENTRE, false,
@@ -961,6 +1059,7 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     if (f->term.linewidth <= 0.0) f->term.linewidth = 1.0;
     /* gnuplot puts tics with the back part for views from above, else with the front */
     pv_frame_layer tic_layer = v->rot_x <= 90.0 ? PV_FRAME_BACK : PV_FRAME_FRONT;
+    if (v->map) tic_layer = PV_FRAME_FRONT; /* as in 2D: with the (default front) grid layer */
 
     rects(f, s, -1);
     border(f, s, v, false);
@@ -973,6 +1072,8 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     rects(f, s, 0);
     labels(f, s, v, false);
 
+    /* in a map the key sits inside the box: gnuplot draws each entry before its plot,
+     * so the data cover it (pvox: the whole key behind the data) */
     key(f, s, v);
     border(f, s, v, true);
     if (tic_layer == PV_FRAME_FRONT) edge_tics(f, s, v, PV_FAX_X, PV_FRAME_FRONT);

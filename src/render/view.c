@@ -100,6 +100,7 @@ static void plot_bounds(pv_view3d *v, const pv_view3d_params *p)
     v->xright = t->xmax - t->h_char * 2 - t->h_tic - p->key_reserve_right;
     v->ybot = (int)(t->v_char * 2.5 + 1);
     v->ytop = (int)(t->ymax - t->v_char * (p->title_lines + 1.5) - 1);
+    if (p->map && p->map_colorbox) v->xright -= (int)(0.1 * (v->xright - v->xleft));
     if (p->equal > 0) { /* `set view equal`: a square plot area */
         int height = v->ytop - v->ybot, width = v->xright - v->xleft;
         if (height > width) {
@@ -144,6 +145,13 @@ static void box_corners(pv_view3d *v)
         v->right_y = v->ymax;
         v->back_x = v->xmin;
         v->front_x = v->xmax;
+    }
+    if (v->map) { /* gnuplot's rot_x 180 with the y axis flipped: the same picture */
+        v->zaxis_x = v->back_x = v->yaxis_x = v->xmin;
+        v->right_x = v->front_x = v->xmax;
+        v->zaxis_y = v->front_y = v->ymax;
+        v->right_y = v->back_y = v->xaxis_y = v->ymin;
+        return;
     }
     quadrant = (int)(v->rot_x / 90.0);
     if (quadrant & 2) { /* seen from below: front and back swap */
@@ -226,14 +234,28 @@ void pv_view3d_setup(pv_view3d *v, const pv_view3d_params *p)
     v->ymax = p->ymax;
     v->zmin = p->zmin;
     v->zmax = p->zmax;
-    v->rot_x = p->rot_x;
-    v->rot_z = p->rot_z;
-    v->azimuth = p->azimuth;
-    view_matrix(v, p);
-    box_z_extent(v, p);
-    plot_bounds(v, p);
-    scale_factors(v, p);
+    v->map = p->map;
+    pv_view3d_params q = *p;
+    if (p->map) { /* looking down z; gnuplot's rot_x 180 and flipped y give the same x, y */
+        q.rot_x = q.rot_z = q.azimuth = 0.0;
+        q.scale = 1.425 * (p->scale > 0.0 ? p->scale : 1.0);
+        q.equal = 0;
+    }
+    v->rot_x = q.rot_x;
+    v->rot_z = q.rot_z;
+    v->azimuth = q.azimuth;
+    view_matrix(v, &q);
+    box_z_extent(v, &q);
+    plot_bounds(v, &q);
+    scale_factors(v, &q);
     box_corners(v);
+    if (v->map) { /* the box, as gnuplot's map3d_xy truncates it */
+        double tx, ty;
+        pv_view_term(v, v->xmin, v->ymin, v->base_z, &tx, &ty);
+        v->map_left = (int)tx, v->map_bottom = (int)ty;
+        pv_view_term(v, v->xmax, v->ymax, v->base_z, &tx, &ty);
+        v->map_right = (int)tx, v->map_top = (int)ty;
+    }
 }
 
 void pv_view_map(const pv_view3d *v, double x, double y, double z, double *vx, double *vy,

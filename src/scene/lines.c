@@ -3,7 +3,8 @@
  * lines`), as gnuplot 5.4 draws them:
  *   - each scan line (a block of rows) is a polyline, broken at undefined rows;
  *   - when every scan has the same number of points (a grid: '++' samples, a gridded
- *     data file), the cross lines through the i-th point of every scan too;
+ *     data file), the cross lines through the i-th point of every scan too (a function
+ *     surface brings its cross lines as scans of their own: grid_scans);
  *   - segments are clipped to the x, y and z ranges (in 3D, before projection);
  *   - a segment's colour: `lc palette` takes the mean of its two ends' colour values
  *     (z, or the colour column), `lc variable` / `lc rgb variable` its second end's;
@@ -108,6 +109,7 @@ static size_t scan_first(const pv_scene_elem *e, size_t k)
 static bool is_grid(const pv_scene_elem *e)
 {
     if (e->nscan < 2) return false;
+    if (e->grid_scans > 0 && e->grid_scans < e->nscan) return false; /* cross lines given */
     size_t n = e->scan[0];
     for (size_t k = 1; k < e->nscan; k++)
         if (e->scan[k] - e->scan[k - 1] != n) return false;

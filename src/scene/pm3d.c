@@ -25,7 +25,8 @@ pv_status pv_scene_pm3d_quads(const pv_scene_frame *F, const pv_scene_elem *e, p
     pv_scene_quad q;
     uint64_t next_item = 0; /* each data quad owns ni * nj item numbers */
     /* scan[k] is the end of scan line k (the start of line k + 1) */
-    for (size_t sc = 0; sc + 1 < e->nscan; sc++) {
+    size_t nscan = e->grid_scans > 0 && e->grid_scans < e->nscan ? e->grid_scans : e->nscan;
+    for (size_t sc = 0; sc + 1 < nscan; sc++) {
         size_t a0 = sc == 0 ? 0 : e->scan[sc - 1], a1 = e->scan[sc];
         size_t b0 = a1, b1 = e->scan[sc + 1];
         size_t na = a1 - a0, nb = b1 - b0, m = na < nb ? na : nb;

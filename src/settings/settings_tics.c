@@ -34,6 +34,9 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
             t.on_axis = true, set_axis = true;
         } else if (sp_word(p, "bo$rder")) {
             t.on_axis = false, set_axis = true;
+        } else if (!all && sp_word(p, "autof$req")) { /* computed tics again */
+            set_incr = true;
+            t.has_incr = false;
         } else if (sp_word(p, "add") ||
             sp_word(p, "autof$req") || sp_word(p, "num$eric") || sp_word(p, "time$date") ||
             sp_word(p, "geo$graphic") || sp_word(p, "log$scale") || sp_word(p, "nolog$scale") ||

@@ -36,12 +36,28 @@ static pv_status set_flag(pv_sp *p, bool *dst, bool v)
     if (st == PV_OK && p->exec) *dst = v;
     return st;
 }
+/* gnuplot: switching parametric on names the dummies t, y (unless `set polar` did), a
+ * parametric splot then u, v; switching it off restores x, y */
 pv_status sp_set_parametric(pv_sp *p)
 {
-    sp_warn_once(p, WARN_PARAMETRIC, "set parametric is stored but pvox plots only data and grids");
-    return set_flag(p, &p->s->parametric, true);
+    bool was = p->s->parametric;
+    pv_status st = set_flag(p, &p->s->parametric, true);
+    if (st == PV_OK && p->exec && !was && !p->s->polar) {
+        strcpy(p->s->dummy[0], "t");
+        strcpy(p->s->dummy[1], "y");
+    }
+    return st;
 }
-pv_status sp_unset_parametric(pv_sp *p) { return set_flag(p, &p->s->parametric, false); }
+pv_status sp_unset_parametric(pv_sp *p)
+{
+    bool was = p->s->parametric;
+    pv_status st = set_flag(p, &p->s->parametric, false);
+    if (st == PV_OK && p->exec && was && !p->s->polar) {
+        strcpy(p->s->dummy[0], "x");
+        strcpy(p->s->dummy[1], "y");
+    }
+    return st;
+}
 pv_status sp_set_polar(pv_sp *p)
 {
     sp_warn_once(p, WARN_POLAR, "set polar is stored but pvox draws 3D plots only");

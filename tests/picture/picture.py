@@ -820,10 +820,12 @@ def check_lines(a, name, svg, sb, pngs):
     path of that colour has ink of that colour along it in the PNG, its centre line within
     1 px of the svg's and of gnuplot's own PNG, and about as wide as in gnuplot's PNG."""
     bad = 0
+    checked = 0
     for colour in ((255, 0, 0), (0, 0, 255)):
         segs = svg_strokes(svg, colour, 12.0)
         if not segs:
             continue
+        checked += len(segs)
         ref = {}
         for label, img, pb, limit in pngs:
             ink = np.clip(colour_weight(img, colour), 0, 255)
@@ -852,6 +854,9 @@ def check_lines(a, name, svg, sb, pngs):
                    "" if label == GNUPLOT_PNG else
                    "; %.2f px from gnuplot's PNG, width %.2fx gnuplot's" % (near, width)))
             bad += not ok
+    if not checked:
+        print("FAIL %s: no red or blue line piece of 12 px or more in gnuplot's svg" % name)
+        bad += 1
     return bad
 
 

@@ -39,7 +39,8 @@ set(pv_picture_scenes
   ${pv_picture_dir}/scenes/clipz.gp ${pv_picture_dir}/scenes/iso.gp
   ${pv_picture_dir}/scenes/iso_nested.gp ${pv_picture_dir}/scenes/iso_styles.gp
   ${pv_picture_dir}/scenes/iso_border.gp ${pv_picture_dir}/scenes/split.gp
-  ${pv_picture_dir}/scenes/lines.gp ${pv_picture_dir}/scenes/ortho.gp)
+  ${pv_picture_dir}/scenes/lines.gp ${pv_picture_dir}/scenes/ortho.gp
+  ${pv_picture_dir}/scenes/functions.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
@@ -125,9 +126,13 @@ set(pv_picture_fidelity
   counts:${pv_picture_dir}/fidelity/count_pi3.gp
   lines:${pv_picture_dir}/fidelity/lines_mesh.gp
   lines:${pv_picture_dir}/fidelity/lines_clip.gp
+  lines:${pv_picture_dir}/fidelity/lines_function.gp
+  lines:${pv_picture_dir}/fidelity/lines_parametric.gp
+  pm3d:${pv_picture_dir}/fidelity/pm3d_function.gp
   pixels:${pv_picture_dir}/fidelity/px_ticstep_key.gp
   pixels:${pv_picture_dir}/fidelity/px_axes_labels.gp
-  pixels:${pv_picture_dir}/fidelity/px_poles.gp)
+  pixels:${pv_picture_dir}/fidelity/px_poles.gp
+  pixels:${pv_picture_dir}/fidelity/px_map.gp)
 # 1 rank, and 3 ranks (uneven slabs: `pi k` and `above` must use global node indices)
 foreach(np 1 3)
   set(pv_picture_procs ${np})

@@ -356,6 +356,13 @@ static void test_misc(void)
     PV_CHECK_NEAR(s->tics[PV_AX_Y].incr, 0.2, 1e-15);
     PV_CHECK_NEAR(s->tics[PV_AX_Y].end, 1, 0);
     PV_CHECK_STR(s->tics[PV_AX_CB].format, "%.1f");
+    /* `autofreq` returns to computed tics; `set tics autofreq` is not an axis's */
+    PV_CHECK_EQ(run(s, "set ytics autofreq"), PV_OK);
+    PV_CHECK(!s->tics[PV_AX_Y].has_incr && s->tics[PV_AX_X].has_incr);
+    PV_CHECK_EQ(run(s, "set ytics autofreq 0.25"), PV_OK);
+    PV_CHECK(s->tics[PV_AX_Y].has_incr);
+    PV_CHECK_NEAR(s->tics[PV_AX_Y].incr, 0.25, 0);
+    PV_CHECK_EQ(run(s, "set ytics 0,0.2,1"), PV_OK);
 
     PV_CHECK_EQ(run(s, "set style line 3 lc rgb '#80ff0000' lw 2 pt 7 ps 1.5 dt 2\n"
                        "set linetype 2 lc rgb 'green' lw 3\n"
@@ -403,12 +410,20 @@ static void test_misc(void)
     PV_CHECK_EQ(s->datafile.separator, ',');
     PV_CHECK_STR(s->datafile.missing, "?");
     PV_CHECK_STR(s->datafile.commentschars, "#!");
-    PV_CHECK_STR(s->dummy[0], "u");
-    PV_CHECK_STR(s->dummy[1], "v");
+    /* switching parametric on names the dummies t, y (gnuplot), whatever `set dummy` said */
+    PV_CHECK_STR(s->dummy[0], "t");
+    PV_CHECK_STR(s->dummy[1], "y");
     PV_CHECK(s->angles_degrees);
     PV_CHECK_NEAR(s->pointsize, 2, 0);
     PV_CHECK_NEAR(s->pointintervalbox, 3, 0);
     PV_CHECK(s->parametric);
+    PV_CHECK_EQ(run(s, "set dummy u,v; set parametric"), PV_OK); /* already on: kept */
+    PV_CHECK_STR(s->dummy[0], "u");
+    PV_CHECK_EQ(run(s, "unset parametric"), PV_OK); /* off: x, y again */
+    PV_CHECK(!s->parametric);
+    PV_CHECK_STR(s->dummy[0], "x");
+    PV_CHECK_STR(s->dummy[1], "y");
+    PV_CHECK_EQ(run(s, "set parametric"), PV_OK);
     PV_CHECK_EQ(run(s, "set logscale xz 2"), PV_OK);
     PV_CHECK(s->range[PV_AX_X].log && s->range[PV_AX_Z].log && !s->range[PV_AX_Y].log);
     PV_CHECK_NEAR(s->range[PV_AX_Z].log_base, 2, 0);

@@ -10,7 +10,7 @@ splot $d with boxes, x*y, $d with points
 splot $d with boxes, x*y, $d with points
 splot $d using 1:2:3:(1):(1):(1) with vectors
 set output "none.png"
-splot x*y
+splot x*y with candlesticks
 splot $d using 1:2:3:(sprintf("%g", $3)) with labels
 # lines are drawn, solid: a dash type is named once, `dt solid` and `dt 1` are not
 set output "dashes.png"
