@@ -371,6 +371,17 @@ struct pv_settings {
     pv_border_layer border_layer;   /* front (default) / back / behind */
     pv_lp border_lp;         /* lw / lc / lt / dt of the border (lc default black) */
 
+    /* set grid: lines at the tics of the axes chosen, across the base plane (x, y) and
+     * the back walls (z) */
+    struct {
+        bool major[4], minor[4]; /* x y z cb: at the major / minor tics */
+        int layer;               /* -1 `layerdefault` (with the tics), 0 `back`, 1 `front` */
+        bool vertical;           /* `vertical` (stored, not drawn) */
+        bool polar;              /* `polar` (stored, not drawn): also the r axis */
+        double polar_angle;      /* its radii every this many radians (default pi/6) */
+        pv_lp lp, mlp;           /* major / minor lines; lt 0: gnuplot's axis linetype */
+    } grid;
+
     /* set xzeroaxis / yzeroaxis / zzeroaxis / zeroaxis: a line through 0 along each axis,
      * drawn with gnuplot's axis linetype (black dots) unless lt/lc/lw say otherwise */
     struct {

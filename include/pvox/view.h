@@ -363,6 +363,14 @@ typedef struct pv_frame_spec {
         double lw;
         bool dotted;         /* gnuplot's axis linetype (lt 0, the default) */
     } zeroaxis[3];
+    struct {                 /* `set grid`: lines at the major tics of x, y (across the
+                                base plane) and z (along the back walls) */
+        bool on[3];
+        uint32_t rgb;        /* 0x00RRGGBB */
+        double lw;
+        bool dotted;         /* gnuplot's axis linetype (lt 0, the default) */
+        int layer;           /* -1 with the tics, 0 back, 1 front */
+    } grid;
     const char *title;       /* `set title` or NULL */
     double title_offset[2];  /* character units */
     uint32_t title_argb;     /* the title's `tc` colour (0: black) */

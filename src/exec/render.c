@@ -449,6 +449,11 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     fs->border_back = s->border_layer != PV_LAYER_FRONT;
     fs->border_rgb = s->border_lp.lc.kind == PV_COLOR_RGB ? (s->border_lp.lc.argb & 0xFFFFFFu) : 0;
     fs->border_lw = s->border_lp.lw > 0 ? s->border_lp.lw : 1.0;
+    for (int a = 0; a < 3; a++) fs->grid.on[a] = s->grid.major[a];
+    fs->grid.lw = s->grid.lp.lw > 0 ? s->grid.lp.lw : 0.5;
+    fs->grid.dotted = s->grid.lp.lt == 0; /* gnuplot's axis linetype unless lt N given */
+    fs->grid.rgb = fixed_argb(s, C, &s->grid.lp.lc, fr->min[3], fr->max[3], 0) & 0xFFFFFFu;
+    fs->grid.layer = s->grid.layer;
     for (int a = 0; a < 3; a++) {
         const pv_lp *lp = &s->zeroaxis[a].lp;
         fs->zeroaxis[a].on = s->zeroaxis[a].on;

@@ -349,6 +349,49 @@ static void edge_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, i
     }
 }
 
+/* ---- grid --------------------------------------------------------------------------- */
+
+static void grid_line(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_frame_layer L,
+                      vtx a, vtx b)
+{
+    int x1, y1, x2, y2;
+    termcoord(v, a, &x1, &y1);
+    termcoord(v, b, &x2, &y2);
+    double lw = s->grid.lw * f->term.linewidth;
+    add_line(f, L, x1, y1, x2, y2, s->grid.rgb, lw);
+    if (!f->failed && s->grid.dotted) f->items[f->n - 1].dash = lw > 1.0 ? lw : 1.0;
+}
+
+/* gnuplot's grid lines (the tick callbacks draw them before each tic): for x and y across
+ * the base plane from the tic's edge to the opposite one, for z from the z axis's corner
+ * to the back corner and on to the right one. In layer L only if the grid belongs there
+ * (with the tics unless `set grid front|back`). */
+static void grid(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_frame_layer L,
+                 pv_frame_layer tic_layer)
+{
+    pv_frame_layer mine = s->grid.layer < 0 ? tic_layer
+                          : s->grid.layer == 0 ? PV_FRAME_BACK : PV_FRAME_FRONT;
+    if (mine != L) return;
+    for (int which = PV_FAX_X; which <= PV_FAX_Y; which++) {
+        const pv_frame_axis *ax = &s->axis[which];
+        if (!s->grid.on[which] || !ax->tics) continue;
+        double edge = which == PV_FAX_X ? v->xaxis_y : v->yaxis_x;
+        double other = which == PV_FAX_X ? v->ymin + v->ymax - edge : v->xmin + v->xmax - edge;
+        for (int i = 0; i < ax->ntics; i++)
+            grid_line(f, s, v, L, axis_point(v, which, ax->tic_pos[i], edge),
+                      axis_point(v, which, ax->tic_pos[i], other));
+    }
+    const pv_frame_axis *z = &s->axis[PV_FAX_Z];
+    if (!s->grid.on[PV_FAX_Z] || !z->tics || v->map) return;
+    for (int i = 0; i < z->ntics; i++) {
+        double place = z->tic_pos[i];
+        vtx a = z->on_axis ? map(v, 0.0, 0.0, place) : map(v, v->zaxis_x, v->zaxis_y, place);
+        vtx b = map(v, v->back_x, v->back_y, place), c = map(v, v->right_x, v->right_y, place);
+        grid_line(f, s, v, L, a, b);
+        grid_line(f, s, v, L, b, c);
+    }
+}
+
 /* Offset of a label in character units, as gnuplot rounds it. */
 static void label_offset(const pv_termdim *t, const double off[2], int *dx, int *dy)
 {
@@ -1063,6 +1106,7 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
 
     rects(f, s, -1);
     border(f, s, v, false);
+    grid(f, s, v, PV_FRAME_BACK, tic_layer);
     if (tic_layer == PV_FRAME_BACK) {
         edge_tics(f, s, v, PV_FAX_X, PV_FRAME_BACK);
         edge_tics(f, s, v, PV_FAX_Y, PV_FRAME_BACK);
@@ -1076,6 +1120,7 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
      * so the data cover it (pvox: the whole key behind the data) */
     key(f, s, v);
     border(f, s, v, true);
+    grid(f, s, v, PV_FRAME_FRONT, tic_layer);
     if (tic_layer == PV_FRAME_FRONT) edge_tics(f, s, v, PV_FAX_X, PV_FRAME_FRONT);
     edge_label(f, s, v, PV_FAX_X);
     if (tic_layer == PV_FRAME_FRONT) edge_tics(f, s, v, PV_FAX_Y, PV_FRAME_FRONT);

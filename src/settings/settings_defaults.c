@@ -168,6 +168,12 @@ void pv_settings_defaults_keep(pv_settings *s)
     s->border = 31;
     s->border_layer = PV_LAYER_FRONT;
     s->border_lp = pv_lp_default();
+    memset(&s->grid, 0, sizeof s->grid);
+    s->grid.layer = -1;
+    s->grid.polar_angle = 3.14159265358979323846 / 6.0;
+    s->grid.lp = pv_lp_default();
+    s->grid.lp.lw = 0.5;
+    s->grid.mlp = s->grid.lp;
     s->border_lp.lc.kind = PV_COLOR_BLACK;
 
     for (int ax = 0; ax < 3; ax++) {

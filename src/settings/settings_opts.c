@@ -57,7 +57,7 @@ const pv_opt pv_opts[] = {
     I("fit", "`fit` is not carried out by pvox " PV_VERSION_MAJOR_MINOR),
     I("font$path", "pvox uses the system fonts"),
     S("form$at", format),
-    I("g$rid", "pvox does not draw grids"),
+    S("g$rid", grid),
     S("hid$den3d", hidden3d),
     I("his$tory", "pvox is not interactive"),
     I("historysize", "pvox is not interactive"),
@@ -205,7 +205,8 @@ pv_status sp_show_all(pv_sp *p)
                        sp_show_colorbox, sp_show_style, sp_show_pm3d, sp_show_samples,
                        sp_show_isosamples, sp_show_isosurface, sp_show_jitter,
                        sp_show_hidden3d, sp_show_pointsize, sp_show_pointintervalbox,
-                       sp_show_datafile, sp_show_dummy, sp_show_angles, sp_show_logscale};
+                       sp_show_datafile, sp_show_dummy, sp_show_angles, sp_show_logscale,
+                       sp_show_grid};
     pv_status st = sp_expect_end(p);
     if (st != PV_OK) return st;
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) all[k](p);

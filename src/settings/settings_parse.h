@@ -49,6 +49,7 @@ void sp_setstr(char **dst, const char *src);
 enum { PV_SETTINGS_EXTRA_WARN = 32 };
 enum { WARN_LOGSCALE = 0, WARN_PAL_FUNCS, WARN_PAL_FILE, WARN_POLAR,
        WARN_PM3D_AT, WARN_PM3D_QUADS, WARN_PM3D_FTRI, WARN_OBJECT_KIND, WARN_FORMAT_KIND,
+       WARN_GRID_PART,
        WARN_STYLE_OTHER, /* one slot per ignored `set style` kind follows */
        WARN_NSLOTS = WARN_STYLE_OTHER + 11 };
 _Static_assert((int)WARN_NSLOTS <= (int)PV_SETTINGS_EXTRA_WARN, "grow PV_SETTINGS_EXTRA_WARN");

@@ -356,6 +356,25 @@ static void test_misc(void)
     PV_CHECK_NEAR(s->tics[PV_AX_Y].incr, 0.2, 1e-15);
     PV_CHECK_NEAR(s->tics[PV_AX_Y].end, 1, 0);
     PV_CHECK_STR(s->tics[PV_AX_CB].format, "%.1f");
+    /* `set grid`: x and y unless an axis is named; `no...` and `m...` words; layer; the
+     * major and minor line properties (minor copies major without a comma) */
+    PV_CHECK_EQ(run(s, "set grid"), PV_OK);
+    PV_CHECK(s->grid.major[PV_AX_X] && s->grid.major[PV_AX_Y] && !s->grid.major[PV_AX_Z]);
+    PV_CHECK_EQ(s->grid.layer, -1);
+    PV_CHECK_EQ(s->grid.lp.lt, 0);
+    PV_CHECK_NEAR(s->grid.lp.lw, 0.5, 0);
+    PV_CHECK_EQ(run(s, "set grid noxtics ztics front lt 3 lw 2"), PV_OK);
+    PV_CHECK(!s->grid.major[PV_AX_X] && s->grid.major[PV_AX_Y] && s->grid.major[PV_AX_Z]);
+    PV_CHECK_EQ(s->grid.layer, 1);
+    PV_CHECK_EQ(s->grid.lp.lt, 3);
+    PV_CHECK_NEAR(s->grid.mlp.lw, 2, 0);
+    PV_CHECK_EQ(run(s, "set grid back lw 1, lw 3"), PV_OK);
+    PV_CHECK_NEAR(s->grid.lp.lw, 1, 0);
+    PV_CHECK_NEAR(s->grid.mlp.lw, 3, 0);
+    PV_CHECK_EQ(s->grid.layer, 0);
+    PV_CHECK_EQ(run(s, "unset grid"), PV_OK);
+    PV_CHECK(!s->grid.major[PV_AX_Y] && !s->grid.major[PV_AX_Z]);
+    PV_CHECK(run(s, "set grid 'oops'") != PV_OK);
     /* `autofreq` returns to computed tics; `set tics autofreq` is not an axis's */
     PV_CHECK_EQ(run(s, "set ytics autofreq"), PV_OK);
     PV_CHECK(!s->tics[PV_AX_Y].has_incr && s->tics[PV_AX_X].has_incr);
@@ -543,13 +562,13 @@ static void test_warn_once(void)
 {
     pv_settings *s = pv_settings_create(ctx);
     cap_begin();
-    pv_status st = run(s, "set grid; set grid xtics; set loadpath 'd'; set mouse\n"
-                          "unset grid; set timestamp; set grid\n"
+    pv_status st = run(s, "set grid mxtics; set grid vertical; set loadpath 'd'; set mouse\n"
+                          "unset grid; set timestamp; set grid polar\n"
                           "set arrow from 0,0 to 1,1; set arrow 2 from 1,1 to 2,2\n"
                           "set style arrow 1 nohead; set logscale x; set logscale y");
     char *err = cap_end();
     PV_CHECK_EQ(st, PV_OK);
-    PV_CHECK_EQ(count(err, "set grid is ignored"), 1);
+    PV_CHECK_EQ(count(err, "minor, colour-box, vertical and polar grid lines are not drawn"), 1);
     PV_CHECK_EQ(count(err, "set loadpath is ignored"), 1);
     PV_CHECK_EQ(count(err, "set mouse is ignored"), 1);
     PV_CHECK_EQ(count(err, "set timestamp is ignored"), 1);
@@ -561,7 +580,7 @@ static void test_warn_once(void)
     free(err);
     /* again in the same run: silent */
     cap_begin();
-    st = run(s, "set grid; set mouse");
+    st = run(s, "set grid cbtics; set mouse");
     err = cap_end();
     PV_CHECK_EQ(st, PV_OK);
     PV_CHECK_EQ(count(err, "warning:"), 0);
