@@ -52,7 +52,9 @@ typedef struct pv_scene_style {
 
 typedef struct pv_scene_elem {
     pv_scene_kind kind;
-    int number;              /* 1-based position in the plot command (default lt / pt) */
+    int number;              /* 1-based position in the plot command (order numbers) */
+    int line_num;            /* default linetype and point type: gnuplot's count (explicit
+                                pm3d takes none, hidden3d two); pv_scene_elem_init: number */
     pv_scene_style st;
     char *title;             /* key title, malloc'd (NULL: none) */
     const pv_grid *grid;     /* PV_SCENE_VOXELS, PV_SCENE_ISO (borrowed) */
@@ -145,6 +147,7 @@ typedef struct pv_scene_frame {
     int pm3d_interp[2];      /* `set pm3d interpolate n,m` (<= 1: the quads as given) */
     bool pm3d_noclipcb;      /* `set pm3d noclipcb`: quads coloured outside cb are skipped */
     bool pm3d_border;        /* `set pm3d border`: outline each polygon */
+    bool hidden3d;           /* `set hidden3d`: surfaces drawn with lines are opaque */
     pv_rgba8 border_color;   /* its colour and width (pixels) */
     double border_width;
     /* a frame drawn in z steps (isosurfaces): only voxel points of node planes with world

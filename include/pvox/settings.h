@@ -407,7 +407,8 @@ struct pv_settings {
 
     int samples[2];          /* set samples s1{,s2}, default 100,100 */
     int isosamples[2];       /* set isosamples i1{,i2}, default 10,10 */
-    bool hidden3d;           /* set hidden3d (stored; affects "++" sample counts) */
+    bool hidden3d;           /* set hidden3d: line surfaces opaque, "++" sample counts */
+    int hidden3d_offset;     /* `offset N` (default 1): each plot takes N + 1 linetypes */
     bool surface;            /* set surface (default true, stored) */
     pv_jitter jitter;        /* set jitter */
 

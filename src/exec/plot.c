@@ -606,6 +606,7 @@ static pv_status add_implicit_surface(pv_interp *I, plot_state *ps, const char *
     pm = &ps->re[ps->nre - 1];
     pv_scene_elem *e = &ps->re[ps->nre];
     pv_scene_elem_init(e, pm->number, &pm->st.lp);
+    e->line_num = pm->line_num;
     e->st = pm->st;
     e->st.style = own;
     e->src_off = pm->src_off;
@@ -828,6 +829,13 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     if (st == PV_OK)
         st = parse_clauses(I, c, ps, &is_table, exec, &title, &notitle, &style,
                            re ? &re->st : NULL);
+    if (st == PV_OK && re) {
+        /* gnuplot's default linetype count: an explicit pm3d surface takes none, a plot
+         * under `set hidden3d` (with an underside offset) two */
+        re->line_num = ps->line_num + 1;
+        if (re->st.style != PV_STYLE_PM3D)
+            ps->line_num += 1 + (I->set->hidden3d && I->set->hidden3d_offset != 0);
+    }
     if (untitled) notitle = true;
     if (st == PV_OK && exec) {
         if (is_table && is_data) {

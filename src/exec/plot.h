@@ -37,6 +37,7 @@ typedef struct plot_state {
     pv_scene_elem *re;          /* splot elements to render (exec), tracked */
     size_t nre, capre;
     int number;                 /* elements seen so far (1-based numbering) */
+    int line_num;               /* gnuplot's default linetypes taken so far */
     /* function elements: sampled in a second pass over the command, once the data
      * elements fixed the x/y ranges (as gnuplot does) */
     int pass;                   /* 1: elements and data; 2: functions */

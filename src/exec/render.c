@@ -401,7 +401,9 @@ static pv_status frame_labels(pv_interp *I, frame_ctx *F, const frame_ranges *fr
         pv_frame_label *o = &F->labels[k];
         bool screen = is_2d_sys(l->sys[0]) && is_2d_sys(l->sys[1]);
         bool plot = !is_2d_sys(l->sys[0]) && !is_2d_sys(l->sys[1]) && !is_2d_sys(l->sys[2]);
-        o->front = l->front;
+        /* with hidden3d gnuplot paints no surface, so back labels stay visible; pvox's
+         * opaque surfaces would cover them: draw them in front */
+        o->front = l->front || s->hidden3d;
         o->pt = -1;
         if (!screen && !plot) {
             pv_log(I->ctx, PV_LOG_WARN, "plot", "label %d is not drawn: it mixes screen or character coordinates "
@@ -502,7 +504,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                                  ? pv_scene_rgba(pv_pal_rgb8(&C->pal, 0.5))
                              : s->iso_inside_offset > 0
                                  ? pv_scene_rgba(C->lt_rgb(C->lt_ud, el->st.lp.lt > 0 ? el->st.lp.lt
-                                                                                     : el->number))
+                                                                                     : el->line_num))
                                  : pv_scene_item_color(C, el, (double)NAN, (double)NAN);
                 ke->argb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
                 ke->box_border = true;
@@ -513,7 +515,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                              : el->st.style == PV_STYLE_LINESPOINTS ? PV_KS_LINEPOINT
                                                                     : PV_KS_LINE;
                 ke->pt = el->st.style == PV_STYLE_DOTS ? 0
-                         : el->st.lp.pt >= 0 ? el->st.lp.pt : el->st.lp.pt == -2 ? el->number : -1;
+                         : el->st.lp.pt >= 0 ? el->st.lp.pt : el->st.lp.pt == -2 ? el->line_num : -1;
                 ke->ps = el->st.lp.ps > 0 ? el->st.lp.ps : 1.0;
                 /* a palette-coloured sample takes gray 0.5, as in gnuplot */
                 pv_rgba8 c = el->st.lp.lc.kind == PV_COLOR_PALETTE_Z
@@ -948,6 +950,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     SF.pm3d_interp[1] = s->pm3d.interp[1];
     SF.pm3d_noclipcb = s->pm3d.noclipcb;
     SF.pm3d_border = s->pm3d.border_on;
+    SF.hidden3d = s->hidden3d;
     if (SF.pm3d_border) {
         pv_scene_elem be;
         pv_scene_elem_init(&be, 1, &s->pm3d.border);

@@ -52,13 +52,13 @@ pv_rgba8 pv_scene_item_color(const pv_scene_colors *C, const pv_scene_elem *e, d
         return pv_scene_rgba(pv_pal_color(&C->pal, lc->value, C->cbmin, C->cbmax));
     case PV_COLOR_PALETTE_FRAC: return pv_scene_rgba(pv_pal_rgb8(&C->pal, lc->value));
     case PV_COLOR_RGB_VARIABLE:
-        return isfinite(var) ? pv_scene_rgba((uint32_t)(int64_t)var) : lt_color(C, e->number);
-    case PV_COLOR_VARIABLE: return lt_color(C, isfinite(var) ? (int)var : e->number);
+        return isfinite(var) ? pv_scene_rgba((uint32_t)(int64_t)var) : lt_color(C, e->line_num);
+    case PV_COLOR_VARIABLE: return lt_color(C, isfinite(var) ? (int)var : e->line_num);
     case PV_COLOR_BLACK: return pv_scene_rgba(0);
     case PV_COLOR_BGND: return pv_scene_rgba(C->background);
     default: break;
     }
-    return lt_color(C, e->st.lp.lt > 0 ? e->st.lp.lt : e->number);
+    return lt_color(C, e->st.lp.lt > 0 ? e->st.lp.lt : e->line_num);
 }
 
 pv_rgba8 pv_scene_lit(const pv_scene_frame *F, pv_rgba8 c, const double (*v)[3], int nv)

@@ -13,6 +13,7 @@ void pv_scene_elem_init(pv_scene_elem *e, int number, const pv_lp *lp)
     memset(e, 0, sizeof *e);
     e->kind = PV_SCENE_SKIPPED;
     e->number = number;
+    e->line_num = number;
     e->st.style = PV_STYLE_POINTS;
     e->st.lp = *lp;
 }

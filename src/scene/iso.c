@@ -224,7 +224,7 @@ static pv_rgba8 facet_color(const pv_scene_frame *F, const pv_scene_elem *e, con
     const pv_color *lc = &e->st.lp.lc;
     if (lc->kind == PV_COLOR_PALETTE_Z)
         return pv_scene_rgba(pv_pal_color(&C->pal, z2, C->cbmin, C->cbmax));
-    int N = e->st.lp.lt > 0 ? e->st.lp.lt : e->number;
+    int N = e->st.lp.lt > 0 ? e->st.lp.lt : e->line_num;
     if (F->iso_inside > 0) {
         /* counter-clockwise on the screen (y up) or degenerate: the front colour */
         double cross = (sx[1] - sx[0]) * (sy[2] - sy[0]) - (sy[1] - sy[0]) * (sx[2] - sx[0]);

@@ -10,7 +10,11 @@
  *     (z, or the colour column), `lc variable` / `lc rgb variable` its second end's;
  *   - impulses go from z = 0 (or the nearer end of the z range when 0 is outside it)
  *     to the point, clipped to the z range; points outside the x or y range draw none;
- *   - linespoints adds the points (scene/points.c) over the lines.
+ *   - linespoints adds the points (scene/points.c) over the lines;
+ *   - `set hidden3d`: a surface (equal scans, or a function's grid) drawn with lines or
+ *     linespoints is opaque: its quads are filled with the background colour and its
+ *     quads pushed back a hair behind their lines, so what lies behind the surface is hidden
+ *     (gnuplot's hidden-line removal; the underside is not drawn in another colour).
  * Segments are added whole with the world z of their ends: the raster cuts them at the
  * rank's slab planes (raster.h "Slab cuts"), so a line crossing slabs is drawn once.
  */
@@ -154,6 +158,71 @@ static pv_status draw_impulses(line_draw *D)
     return st;
 }
 
+/* How far to push a fill polygon back so that the lines on its edges stay in front: a
+ * fragment takes one depth per pixel, so the offset is the polygon's steepest depth
+ * change over two pixels (OpenGL's polygon offset), plus a little; capped for polygons
+ * seen edge-on. */
+static float fill_offset(int nv, const float *x, const float *y, const float *d)
+{
+    double slope = 0.0;
+    for (int i = 1; i + 1 < nv; i++) {
+        double x1 = x[i] - x[0], y1 = y[i] - y[0], d1 = d[i] - d[0];
+        double x2 = x[i + 1] - x[0], y2 = y[i + 1] - y[0], d2 = d[i + 1] - d[0];
+        double det = x1 * y2 - x2 * y1;
+        if (fabs(det) < 1e-9) continue;
+        double a = (d1 * y2 - d2 * y1) / det, b = (d2 * x1 - d1 * x2) / det;
+        slope = fmax(slope, fabs(a) + fabs(b));
+    }
+    return (float)fmin(1e-4 + 2.0 * slope, 0.05);
+}
+
+/* `set hidden3d`: the surface's quads in the background colour, opaque, cut to the z range
+ * (those reaching outside the x/y ranges left out), edges lying in one z-plane hard (as
+ * pm3d quads). Items from 3 nrows on (after the
+ * lines and linespoints' points). */
+static pv_status draw_fill(line_draw *D)
+{
+    const pv_scene_elem *e = D->e;
+    size_t nscan = e->grid_scans > 0 && e->grid_scans < e->nscan ? e->grid_scans : e->nscan;
+    size_t n = e->scan[0];
+    uint32_t bg = D->F->colors->background;
+    pv_rgba8 c = {(uint8_t)(bg >> 16), (uint8_t)(bg >> 8), (uint8_t)bg, 255};
+    pv_status st = PV_OK;
+    for (size_t k = 0; k + 1 < nscan && st == PV_OK; k++) {
+        for (size_t i = 0; i + 1 < n && st == PV_OK; i++) {
+            size_t rows[4] = {k * n + i, k * n + i + 1, (k + 1) * n + i + 1, (k + 1) * n + i};
+            double poly[4][3], cut[8][3];
+            bool ok = true;
+            for (int j = 0; j < 4 && ok; j++) {
+                const double *v = e->vals + rows[j] * (size_t)e->ncols;
+                ok = finite3(v);
+                for (int a = 0; a < 3; a++) poly[j][a] = v[a];
+                /* a quad reaching outside the x/y ranges hides nothing (its lines are
+                 * clipped there) */
+                for (int a = 0; a < 2 && ok; a++) ok = v[a] >= D->lo[a] && v[a] <= D->hi[a];
+            }
+            if (!ok) continue;
+            int nv = pv_scene_clip_z((const double(*)[3])poly, 4, D->lo[2], D->hi[2], cut);
+            if (nv < 3) continue;
+            float x[8], y[8], d[8];
+            double wz[8];
+            unsigned hard = 0;
+            for (int j = 0; j < nv; j++) {
+                double sx, sy, dd;
+                pv_view_project(D->F->view, cut[j][0], cut[j][1], cut[j][2], &sx, &sy, &dd);
+                x[j] = (float)sx, y[j] = (float)sy, d[j] = (float)dd;
+                wz[j] = cut[j][2];
+                if (cut[j][2] == cut[(j + 1) % nv][2]) hard |= 1u << j;
+            }
+            float back = fill_offset(nv, x, y, d);
+            for (int j = 0; j < nv; j++) d[j] += back;
+            st = pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, wz, hard, c,
+                                       D->base | (3 * (uint64_t)e->nrows + k * n + i));
+        }
+    }
+    return st;
+}
+
 pv_status pv_scene_draw_lines(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                               pv_raster *r)
 {
@@ -174,7 +243,13 @@ pv_status pv_scene_draw_lines(pv_ctx *ctx, const pv_scene_frame *F, const pv_sce
     pv_color_kind ck = e->st.lp.lc.kind;
     D.varies = ck == PV_COLOR_PALETTE_Z || ck == PV_COLOR_VARIABLE || ck == PV_COLOR_RGB_VARIABLE;
     if (!D.varies) D.fixed = pv_scene_item_color(F->colors, e, (double)NAN, (double)NAN);
-    pv_status st = e->st.style == PV_STYLE_IMPULSES ? draw_impulses(&D) : draw_polylines(&D);
+    pv_status st = PV_OK;
+    bool surface = e->grid_scans > 1 || is_grid(e);
+    if (F->hidden3d && e->st.style != PV_STYLE_IMPULSES && surface) {
+        st = draw_fill(&D); /* pushed back so the lines on it stay in front */
+    }
+    if (st == PV_OK)
+        st = e->st.style == PV_STYLE_IMPULSES ? draw_impulses(&D) : draw_polylines(&D);
     if (st == PV_OK && e->st.style == PV_STYLE_LINESPOINTS)
         st = pv_scene_draw_points_from(ctx, F, e, r, 2 * (uint64_t)e->nrows);
     return st;

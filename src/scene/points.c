@@ -16,7 +16,7 @@ uint32_t pv_scene_marker(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_el
 {
     float lw = (float)(e->st.lp.lw * (F->linewidth > 0 ? F->linewidth : 1.0));
     if (e->st.style == PV_STYLE_DOTS) return pv_raster_marker_style(ctx, r, 0, 1, lw);
-    if (pt == -2) pt = e->number; /* default: point type of linetype n */
+    if (pt == -2) pt = e->line_num; /* default: point type of linetype n */
     if (pt < 0) return PV_RASTER_STYLE_NONE;
     return pv_raster_marker_style(ctx, r, pt, marker_size(F, ps), lw < 0.2f ? 0.2f : lw);
 }

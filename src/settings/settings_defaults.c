@@ -211,6 +211,7 @@ void pv_settings_defaults_keep(pv_settings *s)
     s->samples[0] = s->samples[1] = 100;
     s->isosamples[0] = s->isosamples[1] = 10;
     s->hidden3d = false;
+    s->hidden3d_offset = 1;
     s->surface = true;
 
     memset(&s->jitter, 0, sizeof s->jitter);

@@ -215,12 +215,21 @@ pv_status sp_unset_jitter(pv_sp *p)
     return sp_expect_end(p);
 }
 
-/* hidden3d options only shape gnuplot's hidden-line removal: accepted, not stored. */
+/* `offset N` (the underside's linetype offset; it also reserves linetypes: gnuplot gives
+ * each plot N + 1 of them) is kept across `set hidden3d` commands until `defaults`; the
+ * other options only shape gnuplot's hidden-line removal: accepted, not stored. */
 pv_status sp_set_hidden3d(pv_sp *p)
 {
-    if (p->exec) p->s->hidden3d = true;
-    sp_skip_rest(p);
-    return PV_OK;
+    pv_status st = PV_OK;
+    int offset = p->s->hidden3d_offset;
+    while (st == PV_OK && !sp_end(p)) {
+        if (sp_word(p, "def$aults")) offset = 1;
+        else if (sp_word(p, "nooff$set")) offset = 0;
+        else if (sp_word(p, "off$set")) st = sp_int(p, &offset);
+        else pv_cur_next(p->c);
+    }
+    if (st == PV_OK && p->exec) p->s->hidden3d = true, p->s->hidden3d_offset = offset;
+    return st;
 }
 
 pv_status sp_unset_hidden3d(pv_sp *p)
