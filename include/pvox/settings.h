@@ -314,6 +314,26 @@ typedef struct pv_object {
     double lw;               /* border width, default 1 */
 } pv_object;
 
+/* `set arrow N`: a line between two positions with heads (gnuplot's arrow_def). */
+enum { PV_ARROW_NOHEAD = 0, PV_ARROW_HEAD = 1, PV_ARROW_BACKHEAD = 2 }; /* heads: bits */
+enum { PV_ARROW_NOFILL = 0, PV_ARROW_FILLED, PV_ARROW_EMPTY, PV_ARROW_NOBORDER };
+typedef struct pv_arrow {
+    int tag;
+    double from[3], to[3];
+    pv_coord_sys from_sys[3], to_sys[3];
+    bool relative;           /* `rto`: `to` is an offset from `from` */
+    bool polar_form;         /* `length`/`angle` given (stored, not drawn) */
+    int heads;               /* PV_ARROW_HEAD | PV_ARROW_BACKHEAD bits, default head */
+    int fill;                /* PV_ARROW_NOFILL (default) ... */
+    bool head_given;         /* `size L,A{,B}` given (else gnuplot's default head) */
+    double head_size[3];     /* L, A, B as written */
+    pv_coord_sys head_sys[3];/* L's coordinate system */
+    double head_angle, head_back; /* degrees (default 15, 90) */
+    bool head_fixed;         /* `fixed` (stored) */
+    bool front;              /* default back */
+    pv_lp lp;                /* lt / lc / lw (default black, 1) */
+} pv_arrow;
+
 /* set pm3d */
 typedef struct pv_pm3d {
     bool implicit;           /* any `set pm3d` makes it implicit (gnuplot), `explicit` not */
@@ -394,6 +414,9 @@ struct pv_settings {
     pv_object *objects;      /* set object: nobjects, ascending tags */
     int nobjects;
     size_t objects_cap;
+    pv_arrow *arrows;        /* set arrow: narrows, ascending tags */
+    int narrows;
+    size_t arrows_cap;
     pv_label *labels;        /* set label: nlabels, ascending tags */
     int nlabels;
     size_t labels_cap;

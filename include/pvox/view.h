@@ -335,6 +335,20 @@ typedef struct pv_frame_label {
     double offset[2];        /* `offset` in character units */
 } pv_frame_label;
 
+/* `set arrow`: a shaft between two ends with gnuplot's heads (term.c do_arrow). */
+typedef struct pv_frame_arrow {
+    bool screen[2];          /* end k: at[k][0..1] in terminal units; else a world point */
+    double at[2][3];
+    int heads;               /* bit 1: a head at the end, bit 2: at the start */
+    int fill;                /* 0 open V, 1 filled and outlined, 2 outlined, 3 filled */
+    double head_len;         /* `size` length (<= 0: gnuplot's default head) */
+    int head_sys;            /* its units: 0 x axis, 1 graph, 2 screen, 3 character */
+    double head_angle, head_back; /* degrees */
+    uint32_t argb;           /* 0x00RRGGBB */
+    double lw;
+    bool front;              /* front layer, else back (under the data) */
+} pv_frame_arrow;
+
 /* `set object rectangle` in screen coordinates: a filled and/or outlined box in gnuplot's
  * layer `behind` (under everything), `back` or `front`. */
 typedef struct pv_frame_rect {
@@ -395,6 +409,8 @@ typedef struct pv_frame_spec {
     double cb_origin[2], cb_size[2]; /* with colorbox_user, fractions of the canvas */
     const pv_frame_rect *rects; /* nrects, borrowed */
     int nrects;
+    const pv_frame_arrow *arrows; /* narrows, borrowed */
+    int narrows;
     const pv_frame_label *labels; /* nlabels, borrowed */
     int nlabels;
     double cbox_opacity;     /* the colour box bands' opacity (gnuplot draws them with
@@ -431,6 +447,7 @@ typedef enum pv_fitem_kind {
     PV_FI_TEXT,              /* text centred vertically on (x[0], y[0]) */
     PV_FI_POINT,             /* point marker `pt` of size `ps` at (x[0], y[0]) */
     PV_FI_BOX,               /* filled rectangle from (x[0], y[0]) to (x[1], y[1]) */
+    PV_FI_FILL,              /* filled polygon x[0..n-1], y[..] (arrow heads) */
     PV_FI_GRADIENT           /* colour box: ncolors bands from (x[0],y[0]) to (x[1],y[1]) */
 } pv_fitem_kind;
 

@@ -375,6 +375,17 @@ static void draw_box(drawer *d, const pv_fitem *it)
     cairo_fill(cr);
 }
 
+static void draw_fill(drawer *d, const pv_fitem *it)
+{
+    if (it->n < 3) return;
+    cairo_t *cr = d->cr;
+    set_argb(cr, it->argb);
+    cairo_move_to(cr, dev_x(d, it->x[0]), dev_y(d, it->y[0]));
+    for (int i = 1; i < it->n; i++) cairo_line_to(cr, dev_x(d, it->x[i]), dev_y(d, it->y[i]));
+    cairo_close_path(cr);
+    cairo_fill(cr);
+}
+
 /* One band of the colour box. */
 static void band_path(drawer *d, const pv_fitem *it, int i)
 {
@@ -477,6 +488,7 @@ pv_status pv_annotate_layer(pv_ctx *ctx, const pv_frame *f, pv_frame_layer layer
         case PV_FI_TEXT: draw_text(&d, it); break;
         case PV_FI_POINT: draw_point(&d, it); break;
         case PV_FI_BOX: draw_box(&d, it); break;
+        case PV_FI_FILL: draw_fill(&d, it); break;
         case PV_FI_GRADIENT: st = draw_gradient(&d, it); break;
         }
     }

@@ -179,6 +179,8 @@ typedef struct frame_ctx {
     double minor_pos[256];   /* the colour axis's minor tics */
     pv_frame_rect *rects;    /* `set object rectangle`s drawn in this frame */
     int nrects, caprects;
+    pv_frame_arrow *arrows;  /* `set arrow`s resolved for this frame */
+    int narrows;
     pv_frame_label *labels;  /* `set label`s resolved for this frame */
     int nlabels;
 } frame_ctx;
@@ -234,6 +236,7 @@ static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int a
 static void frame_fini(pv_ctx *ctx, frame_ctx *F)
 {
     pv_free(ctx, F->labels, (size_t)F->nlabels * sizeof *F->labels);
+    pv_free(ctx, F->arrows, (size_t)F->narrows * sizeof *F->arrows);
     pv_free(ctx, F->rects, (size_t)F->caprects * sizeof *F->rects);
     for (int a = 0; a < 4; a++)
         for (int k = 0; k < 64; k++) free(F->tic_text[a][k]);
@@ -388,6 +391,70 @@ static pv_status frame_rects(pv_interp *I, frame_ctx *F, const pv_scene_colors *
 
 /* `set label`s -> frame labels. A label mixing screen or character with plot coordinates
  * is left out with a warning (gnuplot refuses it). */
+/* `set arrow`s: ends in terminal units (screen, character) or as world points (first,
+ * graph); an end mixing the two, or given by length and angle, is named and left out. */
+static pv_status frame_arrows(pv_interp *I, frame_ctx *F, const frame_ranges *fr,
+                              const pv_scene_colors *C)
+{
+    const pv_settings *s = I->set;
+    if (s->narrows == 0) return PV_OK;
+    F->arrows = pv_calloc(I->ctx, (size_t)s->narrows, sizeof *F->arrows);
+    if (!F->arrows) return I->ctx->err_code;
+    int n = 0;
+    for (int k = 0; k < s->narrows; k++) {
+        const pv_arrow *a = &s->arrows[k];
+        pv_frame_arrow *o = &F->arrows[n];
+        const double *pos[2] = {a->from, a->to};
+        const pv_coord_sys *sys[2] = {a->from_sys, a->to_sys};
+        bool ok = !a->polar_form;
+        for (int e = 0; e < 2 && ok; e++) {
+            bool screen = is_2d_sys(sys[e][0]) && is_2d_sys(sys[e][1]);
+            bool plot = !is_2d_sys(sys[e][0]) && !is_2d_sys(sys[e][1]) && !is_2d_sys(sys[e][2]);
+            ok = screen || plot;
+            o->screen[e] = screen;
+            for (int ax = 0; ax < 3; ax++) {
+                double v = pos[e][ax];
+                /* `rto`: an offset in its own system from the start */
+                if (e == 1 && a->relative) {
+                    double base = F->arrows[n].at[0][ax];
+                    if (sys[1][ax] == PV_SYS_GRAPH) v *= fr->max[ax] - fr->min[ax];
+                    else if (sys[1][ax] == PV_SYS_SCREEN)
+                        v *= (ax == 0 ? F->term.xmax : F->term.ymax) - 1;
+                    else if (sys[1][ax] == PV_SYS_CHARACTER)
+                        v *= ax == 0 ? F->term.h_char : F->term.v_char;
+                    o->at[1][ax] = base + v;
+                    continue;
+                }
+                o->at[e][ax] = coord(F, fr, ax, sys[e][ax], v);
+            }
+        }
+        if (a->relative) o->screen[1] = o->screen[0];
+        if (!ok) {
+            pv_log(I->ctx, PV_LOG_WARN, "plot", "arrow %d is not drawn: %s", a->tag,
+                   a->polar_form ? "it is given by length and angle"
+                                 : "an end mixes screen or character coordinates with plot "
+                                   "coordinates");
+            continue;
+        }
+        o->heads = a->heads;
+        o->fill = a->fill;
+        o->head_len = a->head_given ? a->head_size[0] : 0.0;
+        o->head_sys = a->head_sys[0] == PV_SYS_GRAPH       ? 1
+                      : a->head_sys[0] == PV_SYS_SCREEN    ? 2
+                      : a->head_sys[0] == PV_SYS_CHARACTER ? 3 : 0;
+        o->head_angle = a->head_angle;
+        o->head_back = a->head_back;
+        o->argb = fixed_argb(s, C, &a->lp.lc, fr->min[3], fr->max[3], 0) & 0xFFFFFFu;
+        o->lw = a->lp.lw > 0 ? a->lp.lw : 1.0;
+        o->front = a->front;
+        n++;
+    }
+    F->narrows = s->narrows; /* the allocation's size (pv_free) */
+    F->spec.arrows = F->arrows;
+    F->spec.narrows = n;
+    return PV_OK;
+}
+
 static pv_status frame_labels(pv_interp *I, frame_ctx *F, const frame_ranges *fr,
                               const pv_scene_colors *C)
 {
@@ -548,6 +615,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     fs->cbmax = fr->max[3];
 
     pv_status ls = frame_labels(I, F, fr, C);
+    if (ls == PV_OK) ls = frame_arrows(I, F, fr, C);
     if (ls == PV_OK) ls = frame_rects(I, F, C);
     if (ls != PV_OK) return ls;
 

@@ -540,6 +540,115 @@ static void zero_axes(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, p
                   map(v, v->xmax, 0.0, v->base_z));
 }
 
+/* ---- arrows ------------------------------------------------------------------------- */
+
+static pv_fitem *arrow_path(pv_frame *f, pv_frame_layer L, const pv_frame_arrow *a, int n,
+                            const int *xs, const int *ys, pv_fitem_kind kind)
+{
+    pv_fitem *it = add_item(f, kind, L);
+    if (!it) return NULL;
+    it->n = n;
+    memcpy(it->x, xs, (size_t)n * sizeof *xs);
+    memcpy(it->y, ys, (size_t)n * sizeof *ys);
+    it->argb = a->argb;
+    it->lw = a->lw * f->term.linewidth;
+    return it;
+}
+
+/* One head at (px, py) with its corner offsets (x1, y1), (x2, y2) and back point (xm, ym),
+ * as gnuplot's do_arrow draws it: filled, then outlined (5 points) or the open V. */
+static void arrow_head(pv_frame *f, pv_frame_layer L, const pv_frame_arrow *a, int px, int py,
+                       int x1, int y1, int x2, int y2, int xm, int ym)
+{
+    int xs[5] = {px + xm, px + x1, px, px + x2, px + xm};
+    int ys[5] = {py + ym, py + y1, py, py + y2, py + ym};
+    if (a->fill == 1 || a->fill == 3) arrow_path(f, L, a, 5, xs, ys, PV_FI_FILL);
+    if (a->fill == 0) arrow_path(f, L, a, 3, xs + 1, ys + 1, PV_FI_PATH);
+    else if (a->fill != 3) arrow_path(f, L, a, 5, xs, ys, PV_FI_PATH);
+}
+
+/* An arrow end in terminal units (a world point projected as gnuplot's map3d_position). */
+static void arrow_end(const pv_view3d *v, const pv_frame_arrow *a, int k, double *x, double *y)
+{
+    if (a->screen[k]) {
+        *x = a->at[k][0], *y = a->at[k][1];
+        return;
+    }
+    vtx p = map(v, a->at[k][0], a->at[k][1], a->at[k][2]);
+    *x = p.x * v->xscaler + v->xmiddle;
+    *y = p.y * v->yscaler + v->ymiddle;
+}
+
+/* gnuplot 5.4's do_arrow: the heads first, then the shaft (shortened to the back of a
+ * closed head). Default head: 15 degrees, 0.3 of the arrow's length kept between 0.3
+ * and 2 tic lengths. */
+static void arrows(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
+{
+    const pv_termdim *t = &f->term;
+    const double deg = 3.14159265358979323846 / 180.0;
+    for (int i = 0; i < s->narrows; i++) {
+        const pv_frame_arrow *a = &s->arrows[i];
+        if (a->front != front) continue;
+        pv_frame_layer L = front ? PV_FRAME_FRONT : PV_FRAME_BACK;
+        double fx, fy, tx, ty;
+        arrow_end(v, a, 0, &fx, &fy);
+        arrow_end(v, a, 1, &tx, &ty);
+        int sx = (int)fx, sy = (int)fy, ex = (int)tx, ey = (int)ty;
+        double dx = sx - ex, dy = sy - ey, len = sqrt(dx * dx + dy * dy);
+        int xm = 0, ym = 0;
+        if (a->heads && len >= 2.2e-16) {
+            int x1, y1, x2, y2;
+            if (a->head_len <= 0.0) {
+                double len_tic = (t->h_tic + t->v_tic) / 2.0;
+                double shortest = len_tic * 0.3 / len, longest = len_tic * 2.0 / len;
+                double hc = fmax(shortest, fmin(0.3, longest));
+                const double c15 = 0.96593, s15 = 0.25882;
+                x1 = (int)((c15 * dx - s15 * dy) * hc);
+                y1 = (int)((s15 * dx + c15 * dy) * hc);
+                x2 = (int)((c15 * dx + s15 * dy) * hc);
+                y2 = (int)((-s15 * dx + c15 * dy) * hc);
+                xm = (x1 + x2) / 2;
+                ym = (y1 + y2) / 2;
+            } else {
+                double hl = a->head_len; /* terminal units */
+                if (a->head_sys == 0) { /* x-axis units: their length across the plot */
+                    double x0, y0, x9, y9;
+                    pv_view_term(v, v->xmin, v->ymin, v->base_z, &x0, &y0);
+                    pv_view_term(v, v->xmax, v->ymin, v->base_z, &x9, &y9);
+                    hl *= hypot(x9 - x0, y9 - y0) / (v->xmax - v->xmin);
+                } else if (a->head_sys == 1) {
+                    hl *= v->xright - v->xleft;
+                } else if (a->head_sys == 2) {
+                    hl *= t->xmax - 1;
+                } else {
+                    hl *= t->h_char;
+                }
+                double alpha = a->head_angle * deg, beta = a->head_back * deg;
+                double phi = atan2(-dy, -dx), eff = hl;
+                if (hl > len / 2.0) {
+                    eff = len / 2.0;
+                    alpha = atan(tan(alpha) * (hl / eff));
+                    beta = atan(tan(beta) * (hl / eff));
+                }
+                double backlen = sin(alpha) / sin(beta);
+                x1 = -(int)(eff * cos(alpha - phi));
+                y1 = (int)(eff * sin(alpha - phi));
+                double dx2 = -eff * cos(phi + alpha), dy2 = -eff * sin(phi + alpha);
+                x2 = (int)dx2;
+                y2 = (int)dy2;
+                xm = (int)(dx2 + backlen * eff * cos(phi + beta));
+                ym = (int)(dy2 + backlen * eff * sin(phi + beta));
+            }
+            if (a->heads & 1) arrow_head(f, L, a, ex, ey, x1, y1, x2, y2, xm, ym);
+            if (a->heads & 2) arrow_head(f, L, a, sx, sy, -x1, -y1, -x2, -y2, -xm, -ym);
+            if ((a->heads & 2) && a->fill != 0) sx -= xm, sy -= ym;
+            if ((a->heads & 1) && a->fill != 0) ex += xm, ey += ym;
+        }
+        int xs[2] = {sx, ex}, ys[2] = {sy, ey};
+        arrow_path(f, L, a, 2, xs, ys, PV_FI_PATH);
+    }
+}
+
 /* ---- objects ------------------------------------------------------------------------ */
 
 /* gnuplot's do_rectangle: corners truncated to integers, the box filled, then its outline
@@ -1114,6 +1223,7 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     z_tics(f, s, v, PV_FRAME_BACK);
     zero_axes(f, s, v, PV_FRAME_BACK);
     rects(f, s, 0);
+    arrows(f, s, v, false);
     labels(f, s, v, false);
 
     /* in a map the key sits inside the box: gnuplot draws each entry before its plot,
@@ -1129,6 +1239,7 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     z_label(f, s, v);
     colorbox(f, s, v);
     rects(f, s, 1);
+    arrows(f, s, v, true);
     labels(f, s, v, true);
     title(f, s, v);
 

@@ -119,6 +119,7 @@ void pv_settings_fini_resettable(pv_settings *s)
     for (int k = 0; k < 4; k++) pv_text_fini(&s->label[k]);
     pv_labels_fini(s);
     pv_objects_fini(s);
+    pv_arrows_fini(s);
     free(s->key.title);
     s->key.title = NULL;
     free(s->key.font);

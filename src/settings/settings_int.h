@@ -46,6 +46,8 @@ pv_status sp_set_object(pv_sp *p);
 pv_status sp_unset_object(pv_sp *p);
 pv_status sp_show_object(pv_sp *p);
 void pv_objects_fini(pv_settings *s);
+/* Free the arrow list (settings_arrow.c). */
+void pv_arrows_fini(pv_settings *s);
 pv_status sp_set_xzeroaxis(pv_sp *p);
 pv_status sp_set_yzeroaxis(pv_sp *p);
 pv_status sp_set_zzeroaxis(pv_sp *p);
@@ -71,6 +73,9 @@ pv_status sp_set_datafile(pv_sp *p);
 pv_status sp_unset_datafile(pv_sp *p);
 pv_status sp_set_dummy(pv_sp *p);
 pv_status sp_unset_dummy(pv_sp *p);
+pv_status sp_set_arrow(pv_sp *p);
+pv_status sp_unset_arrow(pv_sp *p);
+pv_status sp_show_arrow(pv_sp *p);
 pv_status sp_set_grid(pv_sp *p);
 pv_status sp_unset_grid(pv_sp *p);
 pv_status sp_show_grid(pv_sp *p);

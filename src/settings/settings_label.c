@@ -71,17 +71,7 @@ void pv_labels_fini(pv_settings *s)
 
 static int find_label(const pv_settings *s, int tag)
 {
-    for (int k = 0; k < s->nlabels; k++)
-        if (s->labels[k].tag == tag) return k;
-    return -1;
-}
-
-/* gnuplot's assign_label_tag: the lowest positive tag not in use. */
-static int free_tag(const pv_settings *s)
-{
-    int tag = 1;
-    while (find_label(s, tag) >= 0) tag++;
-    return tag;
+    return sp_tag_find(s->labels, s->nlabels, sizeof *s->labels, tag);
 }
 
 static bool is_option(pv_sp *p)
@@ -202,7 +192,7 @@ pv_status sp_set_label(pv_sp *p)
     } else {
         l = nl;
         nl.text = NULL;
-        l.tag = have_tag ? tag : free_tag(s);
+        l.tag = have_tag ? tag : sp_tag_lowest_free(s->labels, s->nlabels, sizeof *s->labels);
     }
     label_fini(&nl);
     st = label_options(p, &l, &have_text);
@@ -216,42 +206,23 @@ pv_status sp_set_label(pv_sp *p)
         s->labels[at] = l;
         return PV_OK;
     }
-    if (!PV_GROW(s->ctx, s->labels, s->labels_cap, (size_t)s->nlabels + 1)) {
-        label_fini(&l);
-        return s->ctx->err_code;
-    }
-    int k = s->nlabels;
-    while (k > 0 && s->labels[k - 1].tag > l.tag) {
-        s->labels[k] = s->labels[k - 1];
-        k--;
-    }
-    s->labels[k] = l;
-    s->nlabels++;
-    return PV_OK;
+    st = sp_tag_insert(s->ctx, (void **)&s->labels, &s->nlabels, &s->labels_cap,
+                       sizeof *s->labels, &l);
+    if (st != PV_OK) label_fini(&l);
+    return st;
 }
+
+static void label_fini_item(void *l) { label_fini(l); }
 
 pv_status sp_unset_label(pv_sp *p)
 {
-    pv_settings *s = p->s;
-    if (sp_end(p)) {
-        if (p->exec) pv_labels_fini(s);
-        return PV_OK;
-    }
-    int tag = 0;
-    pv_status st = sp_int(p, &tag);
-    if (st == PV_OK) st = sp_expect_end(p);
-    if (st != PV_OK || !p->exec) return st;
-    int k = find_label(s, tag);
-    if (k < 0) return PV_OK;
-    label_fini(&s->labels[k]);
-    memmove(&s->labels[k], &s->labels[k + 1], (size_t)(s->nlabels - k - 1) * sizeof *s->labels);
-    s->nlabels--;
-    return PV_OK;
+    return sp_tag_unset(p, p->s->labels, &p->s->nlabels, sizeof *p->s->labels, pv_labels_fini,
+                        label_fini_item);
 }
 
-/* gnuplot's save_position: first coordinates as "%#g", others named where the system
- * changes. */
-static void show_position(FILE *out, const double v[3], const pv_coord_sys sys[3])
+/* gnuplot's save_position: first coordinates as "%#g" (labels) or "%.5f" (arrows:
+ * fixed5), others named where the system changes. */
+void sp_show_position(FILE *out, const double v[3], const pv_coord_sys sys[3], bool fixed5)
 {
     static const char *const names[] = {"first ", "second ", "graph ", "screen ",
                                         "character ", "polar "};
@@ -260,7 +231,8 @@ static void show_position(FILE *out, const double v[3], const pv_coord_sys sys[3
         if (k) fputs(", ", out);
         bool named = k == 0 ? sys[k] != PV_SYS_FIRST : sys[k] != sys[k - 1];
         if (named) fputs(names[sys[k]], out);
-        if (sys[k] == PV_SYS_FIRST) fprintf(out, "%#g", v[k]);
+        if (sys[k] == PV_SYS_FIRST && fixed5) fprintf(out, "%.5f", v[k]);
+        else if (sys[k] == PV_SYS_FIRST) fprintf(out, "%#g", v[k]);
         else fprintf(out, "%g", v[k]);
     }
     fputc(')', out);
@@ -281,7 +253,7 @@ pv_status sp_show_label(pv_sp *p)
             const pv_label *l = &s->labels[k];
             if (only > 0 && l->tag != only) continue;
             fprintf(OUT, "\tlabel %d \"%s\" at ", l->tag, l->text ? l->text : "");
-            show_position(OUT, l->at, l->sys);
+            sp_show_position(OUT, l->at, l->sys, false);
             fputs(just[l->just], OUT);
             if ((int)l->rotate) fprintf(OUT, " rotated by %d degrees (if possible)", (int)l->rotate);
             else fputs(" not rotated", OUT);

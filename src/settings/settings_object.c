@@ -28,9 +28,7 @@ static void object_init(pv_object *o, int tag)
 
 static int find_object(const pv_settings *s, int tag)
 {
-    for (int k = 0; k < s->nobjects; k++)
-        if (s->objects[k].tag == tag) return k;
-    return -1;
+    return sp_tag_find(s->objects, s->nobjects, sizeof *s->objects, tag);
 }
 
 void pv_objects_fini(pv_settings *s)
@@ -137,39 +135,14 @@ pv_status sp_set_object(pv_sp *p)
     }
     st = object_options(p, &o);
     if (st != PV_OK || !p->exec) return st;
-    if (at >= 0) {
-        s->objects[at] = o;
-        return PV_OK;
-    }
-    if (!PV_GROW(s->ctx, s->objects, s->objects_cap, (size_t)s->nobjects + 1))
-        return s->ctx->err_code;
-    int k = s->nobjects;
-    while (k > 0 && s->objects[k - 1].tag > o.tag) {
-        s->objects[k] = s->objects[k - 1];
-        k--;
-    }
-    s->objects[k] = o;
-    s->nobjects++;
-    return PV_OK;
+    return sp_tag_store(s->ctx, (void **)&s->objects, &s->nobjects, &s->objects_cap,
+                        sizeof *s->objects, at, &o);
 }
 
 pv_status sp_unset_object(pv_sp *p)
 {
-    pv_settings *s = p->s;
-    if (sp_end(p)) {
-        if (p->exec) pv_objects_fini(s);
-        return PV_OK;
-    }
-    int tag = 0;
-    pv_status st = sp_int(p, &tag);
-    if (st == PV_OK) st = sp_expect_end(p);
-    if (st != PV_OK || !p->exec) return st;
-    int k = find_object(s, tag);
-    if (k < 0) return PV_OK;
-    memmove(&s->objects[k], &s->objects[k + 1],
-            (size_t)(s->nobjects - k - 1) * sizeof *s->objects);
-    s->nobjects--;
-    return PV_OK;
+    return sp_tag_unset(p, p->s->objects, &p->s->nobjects, sizeof *p->s->objects,
+                        pv_objects_fini, NULL);
 }
 
 pv_status sp_show_object(pv_sp *p)

@@ -26,7 +26,7 @@ static const char no_2d[] = "pvox draws 3D plots only";
 /* Order matters only where gnuplot's shortest prefixes overlap (none do after probing). */
 const pv_opt pv_opts[] = {
     S("an$gles", angles),
-    I("ar$row", "pvox does not draw arrows"),
+    S("ar$row", arrow),
     S("au$toscale", autoscale),
     I("b$ars", "pvox does not draw error bars"),
     I("bmar$gin", "pvox computes its own margins"),

@@ -49,7 +49,7 @@ void sp_setstr(char **dst, const char *src);
 enum { PV_SETTINGS_EXTRA_WARN = 32 };
 enum { WARN_LOGSCALE = 0, WARN_PAL_FUNCS, WARN_PAL_FILE, WARN_POLAR,
        WARN_PM3D_AT, WARN_PM3D_QUADS, WARN_PM3D_FTRI, WARN_OBJECT_KIND, WARN_FORMAT_KIND,
-       WARN_GRID_PART,
+       WARN_GRID_PART, WARN_ARROW_POLAR,
        WARN_STYLE_OTHER, /* one slot per ignored `set style` kind follows */
        WARN_NSLOTS = WARN_STYLE_OTHER + 11 };
 _Static_assert((int)WARN_NSLOTS <= (int)PV_SETTINGS_EXTRA_WARN, "grow PV_SETTINGS_EXTRA_WARN");
@@ -101,5 +101,23 @@ void pv_text_fini(pv_text *t);
 void pv_text_default(pv_text *t);
 /* gnuplot's fresh key (title and font NULL: the caller frees the old ones). */
 void pv_key_default(pv_key *k);
+
+/* A position as gnuplot's show prints it (settings_label.c). */
+void sp_show_position(FILE *out, const double v[3], const pv_coord_sys sys[3], bool fixed5);
+/* Tag-ordered lists of numbered items (`set label`, `set object`, `set arrow`): arrays of
+ * n items of `size` bytes whose first member is their `int tag`, ascending (tags.c). */
+int sp_tag_find(const void *items, int n, size_t size, int tag);   /* index or -1 */
+int sp_tag_lowest_free(const void *items, int n, size_t size);     /* gnuplot's free tag */
+/* Insert *item in tag order (the array grows, tracked): PV_ENOMEM recorded on failure. */
+pv_status sp_tag_insert(pv_ctx *ctx, void **items, int *n, size_t *cap, size_t size,
+                        const void *item);
+void sp_tag_remove(void *items, int *n, size_t size, int k);
+/* Store *item at index `at` (replacing it), or insert it when at < 0. */
+pv_status sp_tag_store(pv_ctx *ctx, void **items, int *n, size_t *cap, size_t size, int at,
+                       const void *item);
+/* `unset label|object|arrow {tag}`: every item (fini_all), or the one with that tag
+ * (fini_one frees what it owns first; NULL: nothing). */
+pv_status sp_tag_unset(pv_sp *p, void *items, int *n, size_t size,
+                       void (*fini_all)(pv_settings *), void (*fini_one)(void *));
 
 #endif /* PV_SETTINGS_PARSE_H */
