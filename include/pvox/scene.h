@@ -48,6 +48,9 @@ typedef struct pv_scene_style {
     bool has_fill;           /* `fs ...` on the element */
     pv_fill fill;
     pv_color fc;             /* `fc` / `fillcolor` (stored) */
+    int heads;               /* `with vectors`: bit 1 a head at the tip (default), bit 2 at
+                                the tail (`nohead` 0, `backhead` 2, `heads` 3) */
+    bool head_filled;        /* `filled` (or `noborder`) heads, else the open V */
 } pv_scene_style;
 
 typedef struct pv_scene_elem {

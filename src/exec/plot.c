@@ -224,6 +224,7 @@ static pv_plot_style style_of(const char *name)
     if (!strcmp(name, "pm$3d")) return PV_STYLE_PM3D;
     if (!strcmp(name, "sur$face")) return PV_STYLE_SURFACE;
     if (!strcmp(name, "isosurface")) return PV_STYLE_ISOSURFACE;
+    if (!strcmp(name, "vec$tors")) return PV_STYLE_VECTORS;
     return PV_STYLE_OTHER;
 }
 
@@ -426,10 +427,25 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             /* `with labels` / `with vectors` / data flags: parsed, not drawn */
         } else if (pv_cur_accept_word(c, "pal$ette") || pv_cur_accept_word(c, "nohidden3d") ||
                    pv_cur_accept_word(c, "nocon$tours") || pv_cur_accept_word(c, "nosur$face") ||
-                   pv_cur_accept_word(c, "var$iable") || pv_cur_accept_word(c, "filled") ||
-                   pv_cur_accept_word(c, "nohead") || pv_cur_accept_word(c, "head$s") ||
-                   pv_cur_accept_word(c, "enh$anced") || pv_cur_accept_word(c, "noenh$anced")) {
+                   pv_cur_accept_word(c, "var$iable") || pv_cur_accept_word(c, "enh$anced") ||
+                   pv_cur_accept_word(c, "noenh$anced") || pv_cur_accept_word(c, "fix$ed")) {
             /* flags */
+        } else if (pv_cur_is_word(c, "nohead") || pv_cur_is_word(c, "head") ||
+                   pv_cur_is_word(c, "heads") || pv_cur_is_word(c, "backhead")) {
+            /* `with vectors` heads */
+            int h = pv_cur_is_word(c, "nohead") ? 0 : pv_cur_is_word(c, "head") ? 1
+                    : pv_cur_is_word(c, "backhead") ? 2 : 3;
+            pv_cur_next(c);
+            if (rs) rs->heads = h;
+        } else if (pv_cur_is_word(c, "fill$ed") || pv_cur_is_word(c, "empty") ||
+                   pv_cur_is_word(c, "nofill$ed")) {
+            bool filled = pv_cur_is_word(c, "fill$ed");
+            pv_cur_next(c);
+            if (rs) rs->head_filled = filled;
+        } else if (pv_cur_accept_word(c, "si$ze")) {
+            st = parse_position(c); /* head size: gnuplot's default head is drawn */
+        } else if (pv_cur_accept_word(c, "as") || pv_cur_accept_word(c, "arrows$tyle")) {
+            st = num_arg(c);
         } else {
             return pv_exec_expect_end(c);
         }
@@ -499,6 +515,7 @@ static pv_scene_kind data_kind(pv_plot_style st)
     case PV_STYLE_DOTS: return PV_SCENE_POINTS;
     case PV_STYLE_LINES:
     case PV_STYLE_LINESPOINTS:
+    case PV_STYLE_VECTORS:
     case PV_STYLE_IMPULSES: return PV_SCENE_LINES;
     case PV_STYLE_PM3D: return PV_SCENE_PM3D;
     default: return PV_SCENE_SKIPPED;
@@ -568,8 +585,10 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
         return PV_OK;
     }
     collect_ctx cc = {I->ctx, re};
-    st = pv_plot_iterate_values(I, ds, &in.opts, in.data, in.len, &in.samp, 3, collect_event,
-                                &cc);
+    /* without `using`: x:y:z, or x:y:z:dx:dy:dz for vectors */
+    int ndefault = rs->style == PV_STYLE_VECTORS ? 6 : 3;
+    st = pv_plot_iterate_values(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault,
+                                collect_event, &cc);
     free(in.data);
     if (st == PV_ENOMEM) st = pv_err(I->ctx, PV_ENOMEM, "out of memory reading plot data");
     if (st == PV_OK) st = pv_scene_end_scan(I->ctx, re); /* close the last scan line */

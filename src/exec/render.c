@@ -115,10 +115,12 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
             el->kind != PV_SCENE_LINES)
             continue;
         if (pv_scene_feeds_cb(el)) fr->uses_palette = true;
+        bool vectors = el->st.style == PV_STYLE_VECTORS && el->ncols >= 6;
         for (size_t r = 0; r < el->nrows; r++) {
             const double *v = el->vals + r * (size_t)el->ncols;
             if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2])) continue;
             for (int a = 0; a < 3; a++) acc_add(&acc[a], v[a]);
+            for (int a = 0; vectors && a < 3; a++) acc_add(&acc[a], v[a] + v[a + 3]); /* tip */
         }
     }
     for (int a = 0; a < 3; a++) finish_axis(I, a, acc[a], &fr->min[a], &fr->max[a], &fr->step[a]);

@@ -16,6 +16,7 @@ void pv_scene_elem_init(pv_scene_elem *e, int number, const pv_lp *lp)
     e->line_num = number;
     e->st.style = PV_STYLE_POINTS;
     e->st.lp = *lp;
+    e->st.heads = 1;
 }
 
 void pv_scene_elem_fini(pv_ctx *ctx, pv_scene_elem *e)
@@ -53,7 +54,7 @@ static bool color_is_variable(const pv_color *c)
 pv_scene_cols pv_scene_columns(const pv_scene_elem *e)
 {
     pv_scene_cols k = {-1, -1, -1};
-    int next = 3;
+    int next = e->st.style == PV_STYLE_VECTORS ? 6 : 3; /* vectors: x y z dx dy dz */
     if (e->kind == PV_SCENE_POINTS || e->kind == PV_SCENE_LINES) {
         if (e->st.lp.ps == -2) k.ps = next++;
         if (e->st.lp.pt == -3) k.pt = next++;

@@ -137,6 +137,75 @@ static pv_status draw_polylines(line_draw *D)
     return st;
 }
 
+/* A vector head at pixel (px, py) with depth pd (world z wz), pointing away from the
+ * shaft whose other end is (qx, qy): gnuplot's default head (15 degrees, 0.3 of the
+ * shaft kept between 0.3 and 2 tic lengths), an open V or filled. */
+static pv_status vector_head(line_draw *D, double px, double py, double pd, double wz,
+                             double qx, double qy, pv_rgba8 c, uint64_t item)
+{
+    const pv_termdim *t = &D->F->view->term;
+    double dx = qx - px, dy = qy - py, len = sqrt(dx * dx + dy * dy);
+    if (len < 1e-9) return PV_OK;
+    double len_tic = (t->h_tic + t->v_tic) / 2.0 / PV_TERM_UNITS_PER_PX;
+    double hc = fmax(len_tic * 0.3 / len, fmin(0.3, len_tic * 2.0 / len));
+    const double c15 = 0.96593, s15 = 0.25882;
+    double x1 = (c15 * dx - s15 * dy) * hc, y1 = (s15 * dx + c15 * dy) * hc;
+    double x2 = (c15 * dx + s15 * dy) * hc, y2 = (-s15 * dx + c15 * dy) * hc;
+    if (D->e->st.head_filled) {
+        float x[4] = {(float)(px + (x1 + x2) / 2), (float)(px + x1), (float)px, (float)(px + x2)};
+        float y[4] = {(float)(py + (y1 + y2) / 2), (float)(py + y1), (float)py, (float)(py + y2)};
+        float d[4] = {(float)pd, (float)pd, (float)pd, (float)pd};
+        double w[4] = {wz, wz, wz, wz};
+        pv_status st = pv_raster_add_polygon(D->ctx, D->r, 4, x, y, d, w, 0, c, D->base | item);
+        for (int k = 0; k < 4 && st == PV_OK; k++) { /* and its outline, as gnuplot */
+            int j = (k + 1) % 4;
+            pv_raster_line l = {x[k], y[k], (float)pd, x[j], y[j], (float)pd, D->width, c,
+                                D->base | item};
+            st = pv_raster_add_line_cut(D->ctx, D->r, &l, wz, wz);
+        }
+        return st;
+    }
+    pv_raster_line l[2] = {
+        {(float)(px + x1), (float)(py + y1), (float)pd, (float)px, (float)py, (float)pd, D->width,
+         c, D->base | item},
+        {(float)px, (float)py, (float)pd, (float)(px + x2), (float)(py + y2), (float)pd, D->width,
+         c, D->base | item}};
+    pv_status st = pv_raster_add_line_cut(D->ctx, D->r, &l[0], wz, wz);
+    return st == PV_OK ? pv_raster_add_line_cut(D->ctx, D->r, &l[1], wz, wz) : st;
+}
+
+/* `with vectors`: x y z dx dy dz per row, a shaft from (x, y, z) to its tip clipped to
+ * the box, and heads at the ends that lie inside it. */
+static pv_status draw_vectors(line_draw *D)
+{
+    const pv_scene_elem *e = D->e;
+    pv_status st = PV_OK;
+    if (e->ncols < 6) return PV_OK;
+    for (size_t i = 0; i < e->nrows && st == PV_OK; i++) {
+        const double *v = e->vals + i * (size_t)e->ncols;
+        double a[3] = {v[0], v[1], v[2]}, b[3] = {v[0] + v[3], v[1] + v[4], v[2] + v[5]};
+        if (!finite3(a) || !finite3(b)) continue;
+        pv_rgba8 c = D->fixed;
+        if (D->varies)
+            c = pv_scene_item_color(D->F->colors, e, cval_of(D, v),
+                                    D->kc.color >= 0 ? v[D->kc.color] : (double)NAN);
+        bool tail_in = true, tip_in = true;
+        for (int k = 0; k < 3; k++) {
+            tail_in = tail_in && a[k] >= D->lo[k] && a[k] <= D->hi[k];
+            tip_in = tip_in && b[k] >= D->lo[k] && b[k] <= D->hi[k];
+        }
+        if ((st = add_segment(D, a, b, c, 3 * i)) != PV_OK) break;
+        double ax, ay, ad, bx, by, bd;
+        pv_view_project(D->F->view, a[0], a[1], a[2], &ax, &ay, &ad);
+        pv_view_project(D->F->view, b[0], b[1], b[2], &bx, &by, &bd);
+        if ((e->st.heads & 1) && tip_in)
+            st = vector_head(D, bx, by, bd, b[2], ax, ay, c, 3 * i + 1);
+        if (st == PV_OK && (e->st.heads & 2) && tail_in)
+            st = vector_head(D, ax, ay, ad, a[2], bx, by, c, 3 * i + 2);
+    }
+    return st;
+}
+
 static pv_status draw_impulses(line_draw *D)
 {
     const pv_scene_elem *e = D->e;
@@ -244,12 +313,14 @@ pv_status pv_scene_draw_lines(pv_ctx *ctx, const pv_scene_frame *F, const pv_sce
     D.varies = ck == PV_COLOR_PALETTE_Z || ck == PV_COLOR_VARIABLE || ck == PV_COLOR_RGB_VARIABLE;
     if (!D.varies) D.fixed = pv_scene_item_color(F->colors, e, (double)NAN, (double)NAN);
     pv_status st = PV_OK;
-    bool surface = e->grid_scans > 1 || is_grid(e);
+    bool surface = e->st.style != PV_STYLE_VECTORS && (e->grid_scans > 1 || is_grid(e));
     if (F->hidden3d && e->st.style != PV_STYLE_IMPULSES && surface) {
         st = draw_fill(&D); /* pushed back so the lines on it stay in front */
     }
     if (st == PV_OK)
-        st = e->st.style == PV_STYLE_IMPULSES ? draw_impulses(&D) : draw_polylines(&D);
+        st = e->st.style == PV_STYLE_IMPULSES  ? draw_impulses(&D)
+             : e->st.style == PV_STYLE_VECTORS ? draw_vectors(&D)
+                                               : draw_polylines(&D);
     if (st == PV_OK && e->st.style == PV_STYLE_LINESPOINTS)
         st = pv_scene_draw_points_from(ctx, F, e, r, 2 * (uint64_t)e->nrows);
     return st;

@@ -40,7 +40,8 @@ set(pv_picture_scenes
   ${pv_picture_dir}/scenes/iso_nested.gp ${pv_picture_dir}/scenes/iso_styles.gp
   ${pv_picture_dir}/scenes/iso_border.gp ${pv_picture_dir}/scenes/split.gp
   ${pv_picture_dir}/scenes/lines.gp ${pv_picture_dir}/scenes/ortho.gp
-  ${pv_picture_dir}/scenes/functions.gp ${pv_picture_dir}/scenes/hidden.gp)
+  ${pv_picture_dir}/scenes/functions.gp ${pv_picture_dir}/scenes/hidden.gp
+  ${pv_picture_dir}/scenes/vectors.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
@@ -129,6 +130,7 @@ set(pv_picture_fidelity
   lines:${pv_picture_dir}/fidelity/lines_function.gp
   lines:${pv_picture_dir}/fidelity/lines_parametric.gp
   lines:${pv_picture_dir}/fidelity/lines_hidden3d.gp
+  lines:${pv_picture_dir}/fidelity/lines_vectors.gp
   pm3d:${pv_picture_dir}/fidelity/pm3d_function.gp
   pixels:${pv_picture_dir}/fidelity/px_ticstep_key.gp
   pixels:${pv_picture_dir}/fidelity/px_axes_labels.gp

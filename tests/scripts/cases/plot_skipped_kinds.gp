@@ -8,7 +8,7 @@ $d << EOD
 EOD
 splot $d with boxes, x*y, $d with points
 splot $d with boxes, x*y, $d with points
-splot $d using 1:2:3:(1):(1):(1) with vectors
+splot $d using 1:2:3:(1):(1):(1) with zerrorfill
 set output "none.png"
 splot x*y with candlesticks
 splot $d using 1:2:3:(sprintf("%g", $3)) with labels
