@@ -74,6 +74,9 @@ typedef struct pv_data_opts {
                                       placeholder point (its values NaN). Text, datablock
                                       and '+'/'++' sources only (matrix and binary data
                                       ignore it); 0 or 1: every row. */
+    int text_entry;                /* 1-based using entry read as text (`with labels`): a
+                                      bare column there that is not a number keeps its row
+                                      (its text is in the point's row); 0: none */
 } pv_data_opts;
 
 /* Rows a share of a split iteration evaluates in a run (pv_data_opts.split_size). */

@@ -51,6 +51,11 @@ typedef struct pv_scene_style {
     int heads;               /* `with vectors`: bit 1 a head at the tip (default), bit 2 at
                                 the tail (`nohead` 0, `backhead` 2, `heads` 3) */
     bool head_filled;        /* `filled` (or `noborder`) heads, else the open V */
+    /* `with labels`: the text of each row (pv_scene_elem.texts) at its point */
+    int label_just;          /* 0 left, 1 centre (default), 2 right */
+    double label_angle;      /* `rotate by A` degrees */
+    double label_offset[2];  /* `offset` in character units */
+    pv_color tc;             /* `tc` (default black) */
 } pv_scene_style;
 
 typedef struct pv_scene_elem {
@@ -71,6 +76,8 @@ typedef struct pv_scene_elem {
                                 form the surface grid (pm3d, corner poles); any after them
                                 are its cross lines, drawn as they are (none: the cross lines
                                 of equal scans are derived, as for data) */
+    char **texts;            /* `with labels`: one malloc'd text per row (NULL: none) */
+    size_t ntexts, captexts;
     const char *why;         /* PV_SCENE_SKIPPED: what is not drawn (static text) */
     size_t src_off;          /* where the element starts in the plot command (warnings) */
 } pv_scene_elem;

@@ -192,7 +192,7 @@ typedef enum pv_border_layer { PV_LAYER_FRONT = 0, PV_LAYER_BACK, PV_LAYER_BEHIN
 typedef enum pv_plot_style {
     PV_STYLE_LINES = 0, PV_STYLE_POINTS, PV_STYLE_LINESPOINTS, PV_STYLE_DOTS,
     PV_STYLE_IMPULSES, PV_STYLE_PM3D, PV_STYLE_SURFACE, PV_STYLE_ISOSURFACE,
-    PV_STYLE_VECTORS,
+    PV_STYLE_VECTORS, PV_STYLE_LABELS,
     PV_STYLE_OTHER   /* a gnuplot style pvox does not draw (boxes, image, ...) */
 } pv_plot_style;
 

@@ -225,6 +225,7 @@ static pv_plot_style style_of(const char *name)
     if (!strcmp(name, "sur$face")) return PV_STYLE_SURFACE;
     if (!strcmp(name, "isosurface")) return PV_STYLE_ISOSURFACE;
     if (!strcmp(name, "vec$tors")) return PV_STYLE_VECTORS;
+    if (!strcmp(name, "labels")) return PV_STYLE_LABELS;
     return PV_STYLE_OTHER;
 }
 
@@ -321,7 +322,8 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             if (rs) st = pv_settings_parse_colorspec(I->set, I->env, c, ex, &rs->fc);
             else st = color_spec(c);
         } else if (pv_cur_accept_word(c, "tc") || pv_cur_accept_word(c, "textc$olor")) {
-            st = color_spec(c);
+            if (rs) st = pv_settings_parse_colorspec(I->set, I->env, c, ex, &rs->tc);
+            else st = color_spec(c);
         } else if (pv_cur_accept_word(c, "lt") || pv_cur_accept_word(c, "linet$ype")) {
             if (rs) {
                 pv_color col = {0};
@@ -397,10 +399,32 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             return pv_cur_error(c, PV_ESYNTAX, "unexpected or unrecognized token: %s",
                                 pv_cur_is_word(c, "above") ? "above" : "below");
         } else if (pv_cur_accept_word(c, "off$set")) {
-            st = parse_position(c); /* `with labels` offset: parsed, not drawn */
+            /* `with labels` offset, in character units */
+            size_t from = c->pos;
+            st = parse_position(c);
+            if (st == PV_OK && rs && ex) {
+                size_t to = c->pos;
+                c->pos = from;
+                for (int k = 0; k < 2 && st == PV_OK && c->pos < to; k++) {
+                    pv_cur_accept_word(c, "char$acter");
+                    st = num_value(I, c, ex, &rs->label_offset[k], NULL);
+                    pv_cur_accept_op(c, ",");
+                }
+                c->pos = to;
+            }
         } else if (pv_cur_accept_word(c, "rot$ate")) {
-            if (pv_cur_accept_word(c, "by")) st = num_arg(c);
-            else pv_cur_accept_word(c, "var$iable");
+            if (pv_cur_accept_word(c, "by")) {
+                double a = 0;
+                st = num_value(I, c, ex, &a, NULL);
+                if (rs && ex) rs->label_angle = a;
+            } else if (!pv_cur_accept_word(c, "var$iable") && rs) {
+                rs->label_angle = 90.0;
+            }
+        } else if (pv_cur_is_word(c, "lef$t") || pv_cur_is_word(c, "cen$ter") ||
+                   pv_cur_is_word(c, "centre") || pv_cur_is_word(c, "rig$ht")) {
+            int j = pv_cur_is_word(c, "lef$t") ? 0 : pv_cur_is_word(c, "rig$ht") ? 2 : 1;
+            pv_cur_next(c);
+            if (rs) rs->label_just = j;
         } else if (pv_cur_accept_word(c, "font")) {
             st = num_arg(c);
         } else if (pv_cur_accept_word(c, "bins")) {
@@ -415,9 +439,7 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             st = num_arg(c);
         } else if (pv_cur_accept_word(c, "band$width") || pv_cur_accept_word(c, "per$iod")) {
             if (starts_number(c) || pv_cur_peek(c)->kind == PV_TK_NAME) st = num_arg(c);
-        } else if (pv_cur_accept_word(c, "lef$t") || pv_cur_accept_word(c, "cen$ter") ||
-                   pv_cur_accept_word(c, "centre") || pv_cur_accept_word(c, "rig$ht") ||
-                   pv_cur_accept_word(c, "norot$ate") || pv_cur_accept_word(c, "box$ed") ||
+        } else if (pv_cur_accept_word(c, "norot$ate") || pv_cur_accept_word(c, "box$ed") ||
                    pv_cur_accept_word(c, "point") || pv_cur_accept_word(c, "nopo$int") ||
                    pv_cur_accept_word(c, "hyper$text") || pv_cur_accept_word(c, "front") ||
                    pv_cur_accept_word(c, "back") || pv_cur_accept_word(c, "vol$atile") ||
@@ -498,13 +520,37 @@ static pv_status count_event(void *ud, pv_data_event ev, const pv_data_point *pt
 typedef struct collect_ctx {
     pv_ctx *ctx;
     pv_scene_elem *e;
+    const pv_data_spec *ds;
 } collect_ctx;
+
+/* `with labels`: the row's text, its 4th using entry: a string value, the text of a
+ * column as written, or a number printed as gnuplot's "%g". */
+static pv_status add_label_text(collect_ctx *cc, const pv_data_point *pt)
+{
+    const int k = 3;
+    char num[64] = "";
+    const char *text = pt->strs && k < pt->nvals ? pt->strs[k] : NULL;
+    if (!text && k < cc->ds->nusing && cc->ds->using[k].kind == PV_USE_COLUMN && pt->row &&
+        pt->row->str) {
+        int64_t col = cc->ds->using[k].column;
+        if (col >= 1 && col <= pt->row->ncols) text = pt->row->str[col - 1];
+    }
+    if (!text && k < pt->nvals && isfinite(pt->vals[k])) snprintf(num, sizeof num, "%g", pt->vals[k]);
+    pv_scene_elem *e = cc->e;
+    if (!PV_GROW(cc->ctx, e->texts, e->captexts, e->ntexts + 1)) return cc->ctx->err_code;
+    char *copy = strdup(text ? text : num);
+    if (!copy) return pv_err(cc->ctx, PV_ENOMEM, "out of memory");
+    e->texts[e->ntexts++] = copy;
+    return PV_OK;
+}
 
 static pv_status collect_event(void *ud, pv_data_event ev, const pv_data_point *pt)
 {
     collect_ctx *cc = ud;
     if (ev != PV_DATA_POINT) return pv_scene_end_scan(cc->ctx, cc->e);
-    return pv_scene_add_row(cc->ctx, cc->e, pt->vals, pt->nvals);
+    pv_status st = pv_scene_add_row(cc->ctx, cc->e, pt->vals, pt->nvals);
+    if (st == PV_OK && cc->e->st.style == PV_STYLE_LABELS) st = add_label_text(cc, pt);
+    return st;
 }
 
 /* The scene kind that draws data in style `st` (PV_SCENE_SKIPPED: not drawn). */
@@ -512,6 +558,7 @@ static pv_scene_kind data_kind(pv_plot_style st)
 {
     switch (st) {
     case PV_STYLE_POINTS:
+    case PV_STYLE_LABELS: /* points that draw their texts, not markers */
     case PV_STYLE_DOTS: return PV_SCENE_POINTS;
     case PV_STYLE_LINES:
     case PV_STYLE_LINESPOINTS:
@@ -584,11 +631,18 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
         re->why = NULL;
         return PV_OK;
     }
-    collect_ctx cc = {I->ctx, re};
-    /* without `using`: x:y:z, or x:y:z:dx:dy:dz for vectors */
-    int ndefault = rs->style == PV_STYLE_VECTORS ? 6 : 3;
-    st = pv_plot_iterate_values(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault,
-                                collect_event, &cc);
+    collect_ctx cc = {I->ctx, re, ds};
+    /* without `using`: x:y:z, x:y:z:dx:dy:dz for vectors, x:y:z:text for labels (whose
+     * texts need the rows themselves: not evaluated in shares) */
+    int ndefault = rs->style == PV_STYLE_VECTORS ? 6 : rs->style == PV_STYLE_LABELS ? 4 : 3;
+    if (rs->style == PV_STYLE_LABELS) {
+        in.opts.text_entry = 4;
+        st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault,
+                             collect_event, &cc);
+    }
+    else
+        st = pv_plot_iterate_values(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault,
+                                    collect_event, &cc);
     free(in.data);
     if (st == PV_ENOMEM) st = pv_err(I->ctx, PV_ENOMEM, "out of memory reading plot data");
     if (st == PV_OK) st = pv_scene_end_scan(I->ctx, re); /* close the last scan line */

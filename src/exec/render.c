@@ -457,14 +457,47 @@ static pv_status frame_arrows(pv_interp *I, frame_ctx *F, const frame_ranges *fr
     return PV_OK;
 }
 
+/* `with labels`: each row's text at its point inside the ranges, in front of the data
+ * (gnuplot draws them with their plot, over what was drawn before), after `set label`s
+ * (slots from `first`). */
+static void data_labels(pv_interp *I, frame_ctx *F, const frame_ranges *fr,
+                        const pv_scene_colors *C, const pv_scene_elem *e, int n, int first)
+{
+    int k = first;
+    for (int j = 0; j < n; j++) {
+        const pv_scene_elem *el = &e[j];
+        if (el->kind != PV_SCENE_POINTS || el->st.style != PV_STYLE_LABELS) continue;
+        uint32_t argb = fixed_argb(I->set, C, &el->st.tc, fr->min[3], fr->max[3], 0);
+        for (size_t r = 0; r < el->nrows && r < el->ntexts; r++) {
+            const double *v = el->vals + r * (size_t)el->ncols;
+            if (!in_ranges(fr, v)) continue;
+            pv_frame_label *o = &F->labels[k++];
+            o->text = el->texts[r];
+            for (int a = 0; a < 3; a++) o->at[a] = v[a];
+            o->just = el->st.label_just;
+            o->angle = el->st.label_angle;
+            o->argb = argb;
+            o->offset[0] = el->st.label_offset[0];
+            o->offset[1] = el->st.label_offset[1];
+            o->front = true;
+            o->pt = -1;
+        }
+    }
+    F->spec.nlabels = k;
+}
+
 static pv_status frame_labels(pv_interp *I, frame_ctx *F, const frame_ranges *fr,
-                              const pv_scene_colors *C)
+                              const pv_scene_colors *C, const pv_scene_elem *e, int n)
 {
     const pv_settings *s = I->set;
-    if (s->nlabels == 0) return PV_OK;
-    F->labels = pv_calloc(I->ctx, (size_t)s->nlabels, sizeof *F->labels);
+    size_t total = (size_t)s->nlabels;
+    for (int j = 0; j < n; j++)
+        if (e[j].kind == PV_SCENE_POINTS && e[j].st.style == PV_STYLE_LABELS)
+            total += e[j].ntexts;
+    if (total == 0) return PV_OK;
+    F->labels = pv_calloc(I->ctx, total, sizeof *F->labels);
     if (!F->labels) return I->ctx->err_code;
-    F->nlabels = s->nlabels;
+    F->nlabels = (int)total;
     for (int k = 0; k < s->nlabels; k++) {
         const pv_label *l = &s->labels[k];
         pv_frame_label *o = &F->labels[k];
@@ -501,7 +534,7 @@ static pv_status frame_labels(pv_interp *I, frame_ctx *F, const frame_ranges *fr
         }
     }
     F->spec.labels = F->labels;
-    F->spec.nlabels = F->nlabels;
+    data_labels(I, F, fr, C, e, n, s->nlabels);
     return PV_OK;
 }
 
@@ -579,6 +612,8 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                 ke->box_border = true;
                 ke->border_argb = ke->argb;
                 ke->argb = fill_argb(el->st.has_fill ? &el->st.fill : &s->fill, c);
+            } else if (el->st.style == PV_STYLE_LABELS) {
+                ke->sample = PV_KS_NONE; /* gnuplot: a sample only with `point` */
             } else {
                 ke->sample = el->kind != PV_SCENE_LINES            ? PV_KS_POINT
                              : el->st.style == PV_STYLE_LINESPOINTS ? PV_KS_LINEPOINT
@@ -616,7 +651,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     fs->cbmin = fr->min[3];
     fs->cbmax = fr->max[3];
 
-    pv_status ls = frame_labels(I, F, fr, C);
+    pv_status ls = frame_labels(I, F, fr, C, e, n);
     if (ls == PV_OK) ls = frame_arrows(I, F, fr, C);
     if (ls == PV_OK) ls = frame_rects(I, F, C);
     if (ls != PV_OK) return ls;

@@ -343,6 +343,8 @@ static pv_status emit_scalar(iter *it, const pv_row *row, const unsigned char *s
         const pv_using_entry *e = &it->use[k];
         if (e->kind == PV_USE_EXPR) {
             if (expr_precheck(e, row, st) == ROW_SKIP) return PV_OK;
+        } else if (k + 1 == it->opts->text_entry && e->column >= 1 && e->column <= row->ncols) {
+            it->vals[k] = row->val[e->column - 1]; /* a text: any field keeps the row */
         } else if (bare_value(it, row, st, e->column, &it->vals[k]) == ROW_SKIP) {
             return PV_OK;
         }
@@ -931,7 +933,7 @@ pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_
                              const char *text, size_t len, const pv_sampling *samp,
                              int ndefault, bool use_batch, pv_data_event_fn fn, void *ud)
 {
-    static const pv_data_opts defaults = {NULL, NULL, NULL, false, {NULL, NULL}, 0, 0};
+    static const pv_data_opts defaults = {NULL, NULL, NULL, false, {NULL, NULL}, 0, 0, 0};
     static const pv_sampling nosamp = {100, 100, 10, 10, -10.0, 10.0, -5.0, 5.0};
     iter *it = calloc(1, sizeof *it);
     pv_ctx *ctx = pv_env_ctx(env);

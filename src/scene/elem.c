@@ -17,11 +17,15 @@ void pv_scene_elem_init(pv_scene_elem *e, int number, const pv_lp *lp)
     e->st.style = PV_STYLE_POINTS;
     e->st.lp = *lp;
     e->st.heads = 1;
+    e->st.label_just = 1;
+    e->st.tc.kind = PV_COLOR_BLACK;
 }
 
 void pv_scene_elem_fini(pv_ctx *ctx, pv_scene_elem *e)
 {
     free(e->title);
+    for (size_t k = 0; k < e->ntexts; k++) free(e->texts[k]);
+    pv_free(ctx, e->texts, e->captexts * sizeof *e->texts);
     pv_free(ctx, e->vals, e->cap * sizeof *e->vals);
     pv_free(ctx, e->scan, e->capscan * sizeof *e->scan);
     memset(e, 0, sizeof *e);

@@ -33,6 +33,7 @@ static bool in_box(const pv_scene_frame *F, const double *v)
 pv_status pv_scene_draw_points(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                                pv_raster *r)
 {
+    if (e->st.style == PV_STYLE_LABELS) return PV_OK; /* texts: the frame draws them */
     return pv_scene_draw_points_from(ctx, F, e, r, 0);
 }
 

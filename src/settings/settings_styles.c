@@ -16,11 +16,12 @@ static pv_status parse_style_name(pv_sp *p, pv_plot_style *out)
         {"d$ots", PV_STYLE_DOTS},         {"i$mpulses", PV_STYLE_IMPULSES},
         {"pm$3d", PV_STYLE_PM3D},         {"su$rface", PV_STYLE_SURFACE},
         {"isosurface", PV_STYLE_ISOSURFACE}, {"vec$tors", PV_STYLE_VECTORS},
+        {"labels", PV_STYLE_LABELS},
     };
     static const char *const other[] = {
         "boxes", "boxerrorbars", "boxxyerror", "boxplot", "candlesticks", "circles", "ellipses",
         "errorbars", "errorlines", "filledcurves", "fillsteps", "financebars", "fsteps",
-        "histeps", "histograms", "image", "labels", "parallelaxes", "rgbalpha", "rgbimage",
+        "histeps", "histograms", "image", "parallelaxes", "rgbalpha", "rgbimage",
         "spiderplot", "steps", "xerrorbars", "xerrorlines", "xyerrorbars",
         "xyerrorlines", "yerrorbars", "yerrorlines", "zerrorfill", "table", "polygons"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
@@ -179,7 +180,7 @@ pv_status sp_unset_linetype(pv_sp *p) { return sp_unset_lp_tag(p, true); }
 static const char *style_name(pv_plot_style st)
 {
     static const char *const names[] = {"lines", "points", "linespoints", "dots", "impulses",
-                                        "pm3d", "surface", "isosurface", "vectors",
+                                        "pm3d", "surface", "isosurface", "vectors", "labels",
                                         "(not drawn by pvox)"};
     return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
 }

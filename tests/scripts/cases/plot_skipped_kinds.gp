@@ -11,7 +11,7 @@ splot $d with boxes, x*y, $d with points
 splot $d using 1:2:3:(1):(1):(1) with zerrorfill
 set output "none.png"
 splot x*y with candlesticks
-splot $d using 1:2:3:(sprintf("%g", $3)) with labels
+splot $d using 1:2:3:(0.1) with circles
 # lines are drawn, solid: a dash type is named once, `dt solid` and `dt 1` are not
 set output "dashes.png"
 splot $d with lines dt solid, $d with lines dt 1, $d with lines dt 2, $d with lines dt "-."
