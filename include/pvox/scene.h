@@ -158,6 +158,8 @@ typedef struct pv_scene_frame {
     bool pm3d_noclipcb;      /* `set pm3d noclipcb`: quads coloured outside cb are skipped */
     bool pm3d_border;        /* `set pm3d border`: outline each polygon */
     bool hidden3d;           /* `set hidden3d`: surfaces drawn with lines are opaque */
+    char pm3d_at[8];         /* `set pm3d at`: s (surface), b (base plane), t (top of the
+                                box), in the order given; "" = "s" */
     pv_rgba8 border_color;   /* its colour and width (pixels) */
     double border_width;
     /* a frame drawn in z steps (isosurfaces): only voxel points of node planes with world

@@ -1056,6 +1056,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     SF.pm3d_noclipcb = s->pm3d.noclipcb;
     SF.pm3d_border = s->pm3d.border_on;
     SF.hidden3d = s->hidden3d;
+    snprintf(SF.pm3d_at, sizeof SF.pm3d_at, "%s", s->pm3d.at);
     if (SF.pm3d_border) {
         pv_scene_elem be;
         pv_scene_elem_init(&be, 1, &s->pm3d.border);

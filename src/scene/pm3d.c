@@ -90,6 +90,8 @@ typedef struct pm3d_draw {
     pv_raster *r;
     uint64_t order_base;
     const pv_fill *fill;     /* the element's fill style (lightens a solid of density < 1) */
+    bool flat;               /* `pm3d at b|t`: every corner at flat_z, unlit */
+    double flat_z;
 } pm3d_draw;
 
 /* Project a quad and add it; edges lying in one z-plane are hard. */
@@ -101,14 +103,15 @@ static pv_status add_quad(void *ud, const pv_scene_quad *q)
     unsigned hard = 0;
     int nv = q->nv;
     for (int k = 0; k < nv; k++) {
-        double sx, sy, dd;
-        pv_view_project(D->view, q->v[k][0], q->v[k][1], q->v[k][2], &sx, &sy, &dd);
+        double sx, sy, dd, z = D->flat ? D->flat_z : q->v[k][2];
+        pv_view_project(D->view, q->v[k][0], q->v[k][1], z, &sx, &sy, &dd);
         x[k] = (float)sx, y[k] = (float)sy, d[k] = (float)dd;
-        wz[k] = q->v[k][2];
-        if (q->v[k][2] == q->v[(k + 1) % nv][2]) hard |= 1u << k;
+        wz[k] = z;
+        if (D->flat || q->v[k][2] == q->v[(k + 1) % nv][2]) hard |= 1u << k;
     }
-    /* gnuplot lights a pm3d surface by its normal in user coordinates */
-    pv_rgba8 c = pv_scene_lit(D->F, q->color, (const double(*)[3])q->v, nv);
+    /* gnuplot lights a pm3d surface by its normal in user coordinates (not its
+     * projections on the base or the top) */
+    pv_rgba8 c = D->flat ? q->color : pv_scene_lit(D->F, q->color, (const double(*)[3])q->v, nv);
     c = pv_scene_fill_lighten(D->fill, c);
     uint64_t order = D->order_base | q->item;
     pv_status st = pv_raster_add_polygon(D->ctx, D->r, nv, x, y, d, wz, hard, c, order);
@@ -137,6 +140,17 @@ pv_status pv_scene_draw_pm3d(pv_ctx *ctx, const pv_scene_frame *F, const pv_scen
                              pv_raster *r)
 {
     pm3d_draw D = {ctx, F, F->view, r, PV_SCENE_ORDER(e->number, 0),
-                   e->st.has_fill ? &e->st.fill : &F->fill};
-    return pv_scene_pm3d_quads(F, e, add_quad, &D);
+                   e->st.has_fill ? &e->st.fill : &F->fill, false, 0.0};
+    const char *at = F->pm3d_at[0] ? F->pm3d_at : "s";
+    pv_status st = PV_OK;
+    for (int k = 0; at[k] && st == PV_OK; k++) {
+        /* `at b|t`: the whole surface flattened onto the base plane or the box's top
+         * (not cut at the z range first), as gnuplot projects it */
+        pv_scene_frame Fk = *F;
+        D.flat = at[k] != 's';
+        D.flat_z = at[k] == 'b' ? F->view->base_z : F->view->ceiling_z;
+        if (D.flat) Fk.zmin = -HUGE_VAL, Fk.zmax = HUGE_VAL;
+        st = pv_scene_pm3d_quads(&Fk, e, add_quad, &D);
+    }
+    return st;
 }

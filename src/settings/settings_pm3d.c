@@ -24,9 +24,6 @@ pv_status sp_set_pm3d(pv_sp *p)
             else {
                 strcpy(m.at, t->sval);
                 m.implicit = true;
-                if (strpbrk(m.at, "bt"))
-                    sp_warn_once(p, WARN_PM3D_AT, "pm3d at the bottom or top is read but pvox "
-                                                  "draws pm3d at the surface");
                 pv_cur_next(p->c);
             }
         } else if (sp_word(p, "map")) strcpy(m.at, "b");

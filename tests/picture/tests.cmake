@@ -132,6 +132,7 @@ set(pv_picture_fidelity
   lines:${pv_picture_dir}/fidelity/lines_hidden3d.gp
   lines:${pv_picture_dir}/fidelity/lines_vectors.gp
   pm3d:${pv_picture_dir}/fidelity/pm3d_function.gp
+  pm3d:${pv_picture_dir}/fidelity/pm3d_at_base.gp
   pixels:${pv_picture_dir}/fidelity/px_ticstep_key.gp
   pixels:${pv_picture_dir}/fidelity/px_axes_labels.gp
   pixels:${pv_picture_dir}/fidelity/px_poles.gp
