@@ -107,6 +107,7 @@ typedef struct pv_tics {
     double scale_minor;      /* default 0.5 */
     bool minor;              /* `set mxtics` (stored) */
     double rotate;           /* label rotation in degrees (0 = not rotated) */
+    int just;                /* `left|center|right` of the labels: 0, 1, 2; -1 automatic */
     char *font;              /* tic label font, NULL = terminal's */
 } pv_tics;
 

@@ -280,6 +280,9 @@ typedef struct pv_frame_axis {
                                 the other axis's range; z: always at x = y = 0) */
     const char *label;       /* `set xlabel` text or NULL */
     double label_angle;      /* degrees; used in `set view map` (the y label's default 90) */
+    double tic_angle;        /* tic labels' `rotate by`: drawn in `set view map` only, as
+                                gnuplot does */
+    int tic_just;            /* `left|center|right` tic labels (map only): 0-2, -1 auto */
     double label_offset[2];  /* its `offset` in character units */
     uint32_t label_argb;     /* its `tc` colour (0: black) */
 } pv_frame_axis;

@@ -200,6 +200,8 @@ static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int a
     fa->on_axis = tc->on_axis;
     fa->tic_in = !tc->outward;
     fa->ticscale = tc->scale_major;
+    fa->tic_angle = tc->rotate;
+    fa->tic_just = tc->just;
     const pv_text *lab = &I->set->label[ax];
     fa->label = lab->text && lab->text[0] ? lab->text : NULL;
     fa->label_offset[0] = lab->offset[0];

@@ -345,7 +345,9 @@ static void edge_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, i
         }
         int x2, y2;
         termcoord_label(v, v2, &x2, &y2);
-        add_multiline(f, L, x2, y2, text, just, false, 0);
+        /* gnuplot rotates (and justifies by hand) 3D tic labels only in a map */
+        pv_just j = v->map && ax->tic_just >= 0 ? (pv_just)ax->tic_just : just;
+        add_multiline_rot(f, L, x2, y2, text, j, false, 0, v->map ? ax->tic_angle : 0.0);
     }
 }
 

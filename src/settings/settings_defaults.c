@@ -110,6 +110,7 @@ static void tics_default(pv_tics *t, bool mirror)
     t->format = sp_strdup("% h");
     t->scale_major = 1.0;
     t->scale_minor = 0.5;
+    t->just = -1;
 }
 
 /* Free everything `reset` reinitialises. */

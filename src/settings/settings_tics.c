@@ -26,7 +26,7 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
     pv_tics t = p->s->tics[mask & (1u << PV_AX_X) ? PV_AX_X : mask & (1u << PV_AX_Y) ? PV_AX_Y
                                                       : mask & (1u << PV_AX_Z) ? PV_AX_Z : PV_AX_CB];
     t.format = t.font = NULL; /* parsed fresh; the old ones stay owned by the settings */
-    bool set_mirror = false, set_out = false, set_incr = false, set_rot = false;
+    bool set_mirror = false, set_out = false, set_incr = false, set_rot = false, set_just = false;
     bool set_scale = false, front = p->s->tics_front, set_front = false, set_axis = false;
     pv_status st = PV_OK;
     while (st == PV_OK && !sp_end(p)) {
@@ -37,11 +37,15 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
         } else if (!all && sp_word(p, "autof$req")) { /* computed tics again */
             set_incr = true;
             t.has_incr = false;
+        } else if (sp_word(p, "left") || sp_word(p, "center") || sp_word(p, "centre") ||
+                   sp_word(p, "right") || sp_word(p, "autojust$ify")) {
+            const char *w = p->c->tl->tok[p->c->pos - 1].sval;
+            t.just = w[0] == 'l' ? 0 : w[0] == 'c' ? 1 : w[0] == 'r' ? 2 : -1;
+            set_just = true;
         } else if (sp_word(p, "add") ||
             sp_word(p, "autof$req") || sp_word(p, "num$eric") || sp_word(p, "time$date") ||
             sp_word(p, "geo$graphic") || sp_word(p, "log$scale") || sp_word(p, "nolog$scale") ||
-            sp_word(p, "rangelimit$ed") || sp_word(p, "norangelimit$ed") || sp_word(p, "left") || sp_word(p, "right") ||
-            sp_word(p, "center") || sp_word(p, "autojust$ify") || sp_word(p, "enh$anced") ||
+            sp_word(p, "rangelimit$ed") || sp_word(p, "norangelimit$ed") || sp_word(p, "enh$anced") ||
             sp_word(p, "noenh$anced") || sp_word(p, "nooff$set")) {
             /* placement and label details: stored nowhere */
         } else if (sp_word(p, "mi$rror")) {
@@ -116,6 +120,7 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
         if (set_axis) d->on_axis = t.on_axis;
         if (set_out) d->outward = t.outward;
         if (set_rot) d->rotate = t.rotate;
+        if (set_just) d->just = t.just;
         if (set_scale) d->scale_major = t.scale_major, d->scale_minor = t.scale_minor;
         if (set_incr) {
             d->has_incr = t.has_incr;

@@ -140,7 +140,8 @@ set(pv_picture_fidelity
   pixels:${pv_picture_dir}/fidelity/px_grid.gp
   pixels:${pv_picture_dir}/fidelity/px_grid_map.gp
   pixels:${pv_picture_dir}/fidelity/px_arrows.gp
-  pixels:${pv_picture_dir}/fidelity/px_data_labels.gp)
+  pixels:${pv_picture_dir}/fidelity/px_data_labels.gp
+  pixels:${pv_picture_dir}/fidelity/px_map_rotated.gp)
 # 1 rank, and 3 ranks (uneven slabs: `pi k` and `above` must use global node indices)
 foreach(np 1 3)
   set(pv_picture_procs ${np})
