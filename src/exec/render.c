@@ -980,9 +980,31 @@ static pv_status check_output(pv_ctx *ctx, const char *path)
     return st;
 }
 
+/* Does the text hold gnuplot's enhanced-text markup (superscripts, subscripts, font
+ * changes), which pngcairo would typeset? */
+static bool has_markup(const char *t, bool enhanced)
+{
+    return enhanced && t && (strchr(t, '^') || strchr(t, '_') || strstr(t, "{/"));
+}
+
+/* pvox prints such texts as written: say so once (titles of plot elements are not
+ * enhanced by gnuplot either). */
+static void warn_markup(pv_interp *I, pv_cursor *c, size_t off)
+{
+    const pv_settings *s = I->set;
+    bool any = has_markup(s->title.text, s->title.enhanced);
+    for (int a = 0; a < 4 && !any; a++) any = has_markup(s->label[a].text, s->label[a].enhanced);
+    for (int k = 0; k < s->nlabels && !any; k++)
+        any = has_markup(s->labels[k].text, s->labels[k].enhanced);
+    if (any)
+        pv_plot_warn_skip(I, c->tl->src, off, "gnuplot's enhanced text (`^`, `_`, `{/font ...}`)",
+                          ": such text is printed as written");
+}
+
 pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e, int n,
                           double t_begin)
 {
+    warn_markup(I, c, off);
     const double t_render = MPI_Wtime();
     pv_ctx *ctx = I->ctx;
     char *path = output_path(I);
