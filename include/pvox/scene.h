@@ -56,6 +56,7 @@ typedef struct pv_scene_style {
     double label_angle;      /* `rotate by A` degrees */
     double label_offset[2];  /* `offset` in character units */
     pv_color tc;             /* `tc` (default black) */
+    bool noenhanced;         /* `noenhanced`: the title and `with labels` texts as written */
 } pv_scene_style;
 
 typedef struct pv_scene_elem {
@@ -76,6 +77,9 @@ typedef struct pv_scene_elem {
                                 form the surface grid (pm3d, corner poles); any after them
                                 are its cross lines, drawn as they are (none: the cross lines
                                 of equal scans are derived, as for data) */
+    bool plot2d;             /* a 2D plot's element: rows x y z with z its plot order
+                                (later plots in front), no cross lines, impulses from y=0 */
+    double plot2d_z;         /* that z, for rows sampled later (functions) */
     char **texts;            /* `with labels`: one malloc'd text per row (NULL: none) */
     size_t ntexts, captexts;
     const char *why;         /* PV_SCENE_SKIPPED: what is not drawn (static text) */

@@ -188,6 +188,18 @@ const char *pv_ticks_format(const pv_tickaxis *a, const char *fmt, char *buf, si
  * 4. The 3D view
  * ===================================================================================== */
 
+/* The layout of a 2D `plot` (gnuplot's boundary()): the plot box and where the tic
+ * labels, axis labels and title go, terminal units. */
+typedef struct pv_plot2d_box {
+    int xleft, xright, ybot, ytop;   /* the plot box */
+    int xtic_y, ytic_x;              /* x tic labels' centre line, y tic labels' right end */
+    int xlabel_y, ylabel_x;          /* the axis labels' anchors */
+    int title_y;                     /* the title's anchor (centred at the box's middle) */
+    bool key;                        /* a key with entries: its box below */
+    int key_xleft, key_xright, key_ybot, key_ytop;
+    int key_rows, key_cols;          /* fixed while the margins were computed */
+} pv_plot2d_box;
+
 typedef struct pv_view3d_params {
     pv_termdim term;          /* canvas and font metrics */
     double rot_x, rot_z;      /* `set view` degrees (default 60, 30), each in [0,360] */
@@ -207,6 +219,9 @@ typedef struct pv_view3d_params {
                                  scale 1.425 x the map scale, x tics below, y tics left */
     bool map_colorbox;        /* map with the default colour box: the plot area gives up
                                  a tenth of its width on the right */
+    bool plot2d;              /* a 2D `plot`: x and y map linearly onto box2d (gnuplot's
+                                 map_x/map_y), z only orders the plots (higher in front) */
+    pv_plot2d_box box2d;      /* with plot2d: pv_plot2d_layout() */
 } pv_view3d_params;
 
 typedef struct pv_view3d {
@@ -228,6 +243,8 @@ typedef struct pv_view3d {
     double xaxis_y, yaxis_x;  /* x tics run along y = xaxis_y, y tics along x = yaxis_x */
     bool map;                 /* `set view map` (pv_view3d_params.map) */
     int map_left, map_right, map_bottom, map_top; /* map: the box in terminal units */
+    bool plot2d;              /* pv_view3d_params.plot2d */
+    pv_plot2d_box box2d;
 } pv_view3d;
 
 /* Compute the plot area and the projection. The ranges must be non-empty. */
@@ -285,6 +302,7 @@ typedef struct pv_frame_axis {
     int tic_just;            /* `left|center|right` tic labels (map only): 0-2, -1 auto */
     double label_offset[2];  /* its `offset` in character units */
     uint32_t label_argb;     /* its `tc` colour (0: black) */
+    bool label_noenhanced;   /* the label's `noenhanced` */
 } pv_frame_axis;
 
 typedef enum pv_key_sample_kind {
@@ -315,6 +333,7 @@ typedef struct pv_key_entry {
     bool behind;             /* drawn behind the data: in a map, gnuplot draws an entry
                                 just before its plot, so a pm3d surface from it on covers
                                 it */
+    bool noenhanced;         /* the plot's (or the key's) `noenhanced` */
 } pv_key_entry;
 
 typedef enum pv_key_hpos { PV_KEY_RIGHT = 0, PV_KEY_LEFT, PV_KEY_HCENTER } pv_key_hpos;
@@ -336,6 +355,7 @@ typedef struct pv_frame_label {
     uint32_t point_argb;
     double point_lw;
     double offset[2];        /* `offset` in character units */
+    bool noenhanced;         /* `noenhanced`: printed as written */
 } pv_frame_label;
 
 /* `set arrow`: a shaft between two ends with gnuplot's heads (term.c do_arrow). */
@@ -391,6 +411,7 @@ typedef struct pv_frame_spec {
     const char *title;       /* `set title` or NULL */
     double title_offset[2];  /* character units */
     uint32_t title_argb;     /* the title's `tc` colour (0: black) */
+    bool title_noenhanced;   /* the title's `noenhanced` */
     /* key */
     bool key_on;
     pv_key_hpos key_hpos;
@@ -401,6 +422,10 @@ typedef struct pv_frame_spec {
     bool key_reverse;        /* sample left of the text */
     double key_samplen;      /* sample length in characters, default 4 */
     double key_spacing;      /* default 1 */
+    int key_margin;          /* an outside key's margin in a 2D plot: 0 none, 1 left,
+                                2 right, 3 top, 4 bottom (PV_KEYMARGIN_* of settings.h) */
+    bool key_horizontal;     /* 2D: entries fill rows across (`horizontal`, `below`) */
+    int key_maxcols, key_maxrows; /* 2D: 0 auto */
     const pv_key_entry *key; /* nkey entries, borrowed */
     int nkey;
     double pointsize;        /* `set pointsize`, default 1 */
@@ -420,6 +445,8 @@ typedef struct pv_frame_spec {
                                 `set style fill`: `transparent solid A` gives A), 1 opaque */
     double cbox_density;     /* `solid D` without transparent: the colours are mixed
                                 toward white by 1 - D, as pngcairo does; 1 = as they are */
+    bool enhanced;           /* the terminal's enhanced text (2D: an x label with `^` or
+                                `_` takes an extra line, as gnuplot reserves) */
     const pv_pal *pal;       /* borrowed, needed when colorbox */
     double cbmin, cbmax;     /* colour range (for the cb tics) */
 } pv_frame_spec;
@@ -427,6 +454,10 @@ typedef struct pv_frame_spec {
 /* A fresh spec with gnuplot's defaults (border 31, tics on, mirror on x/y/cb, key on at
  * top right inside, samplen 4, colour box off until the caller switches it on). */
 void pv_frame_spec_default(pv_frame_spec *s);
+
+/* The layout of a 2D `plot` (gnuplot's boundary(), automatic margins) for the spec's
+ * tic labels, axis labels, title, key and colour box on the terminal t. */
+void pv_plot2d_layout(const pv_frame_spec *s, const pv_termdim *t, pv_plot2d_box *b);
 
 /* Lines gnuplot reserves for `set title` in a 3D plot (pv_view3d_params.title_lines):
  * 0 without a title, else 1 + the number of backslashes in the text (gnuplot 5.4 counts
@@ -472,6 +503,8 @@ typedef struct pv_fitem {
     char *text;              /* PV_FI_TEXT: owned copy */
     pv_just just;            /* PV_FI_TEXT: horizontal justification */
     double angle;            /* PV_FI_TEXT: degrees counter-clockwise */
+    bool enhanced;           /* PV_FI_TEXT: gnuplot's enhanced-text markup (x^2, E_0,
+                                {/Symbol a}, ...) is typeset, as pngcairo does by default */
     int pt;                  /* PV_FI_POINT */
     double ps;               /* PV_FI_POINT: size multiplier */
     double *colors;          /* PV_FI_GRADIENT: ncolors bands, r g b in [0,1] each (owned),
@@ -486,6 +519,8 @@ typedef struct pv_frame {
     pv_fitem *items;         /* in drawing order */
     int n, cap;
     bool failed;             /* an allocation failed while building (items incomplete) */
+    bool enhanced;           /* texts added now are enhanced (the terminal's mode, off
+                                while a `noenhanced` text is laid out) */
 } pv_frame;
 
 /* Build the frame of `s` for the view `v` into f (which must be zero-initialised or

@@ -15,6 +15,11 @@
  *   "To", "Fr", "AVATAR": exact); the anchor is the vertical centre: baseline = anchor
  *   + size/2 px; RIGHT/CENTRE move the text left by its (whole or half) width; cairo
  *   places glyphs on whole pixels;
+ * - enhanced text (pv_fitem.enhanced; pngcairo's default): enhanced.c cuts the markup
+ *   into runs of one style as gnuplot's enhanced_recursion does, each run is laid out
+ *   like plain text in its own face and size (no kerning across runs: pango shapes
+ *   each attribute range apart) at the run's pen position, its baseline raised by the
+ *   run's rise;
  * - consecutive filled polygons (the colour box bands) are drawn last-first onto a
  *   separate surface with CAIRO_OPERATOR_SATURATE, then painted over: no seams;
  * - point markers: centred on pixel centres, half size 3*ps px, gnuplot's shapes.
@@ -23,10 +28,12 @@
  */
 #include "pvox/annotate.h"
 
+#include "enhanced.h"
 #include "kern.h"
 
 #include <cairo.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +63,10 @@ typedef struct drawer {
     uint32_t argb;
     double dash;          /* its dot scale (pv_fitem.dash), 0 solid */
     kern_table kern;      /* pair kerning of the pinned font (empty if unavailable) */
+    kern_table kern_styled[3]; /* its bold, oblique, bold oblique faces (enhanced text) */
+    bool styled_tried[3];
+    const kern_table *kcur; /* the kerning of the font set now, and its em in px */
+    double em;
 } drawer;
 
 static double dev_x(const drawer *d, double x) { return pv_term_px_x(&d->f->term, x); }
@@ -148,7 +159,7 @@ static void draw_path(drawer *d, const pv_fitem *it)
 
 /* ---- text -------------------------------------------------------------------------- */
 
-static void set_font(const drawer *d)
+static void set_font(drawer *d)
 {
     const char *family = d->o->font_family ? d->o->font_family : DEFAULT_FAMILY;
     cairo_select_font_face(d->cr, family, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
@@ -158,6 +169,13 @@ static void set_font(const drawer *d)
     cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
     cairo_set_font_options(d->cr, fo);
     cairo_font_options_destroy(fo);
+}
+
+static void use_default_font(drawer *d)
+{
+    set_font(d);
+    d->kcur = &d->kern;
+    d->em = d->f->term.font_px;
 }
 
 /* Next code point of a UTF-8 string (invalid bytes count as themselves). */
@@ -214,7 +232,7 @@ static cairo_glyph_t *layout_text(const drawer *d, const char *text, int *n, dou
     cairo_glyph_t *g = NULL;
     *n = 0;
     *width = 0.0;
-    char *lig = d->kern.npairs > 0 ? ligate(text) : NULL; /* only for the pinned font */
+    char *lig = d->kcur->npairs > 0 ? ligate(text) : NULL; /* only for the pinned font */
     if (lig) text = lig;
     if (cairo_scaled_font_text_to_glyphs(sf, 0, 0, text, -1, &g, n, NULL, NULL, NULL) !=
         CAIRO_STATUS_SUCCESS) {
@@ -225,14 +243,14 @@ static cairo_glyph_t *layout_text(const drawer *d, const char *text, int *n, dou
     int ncp = 0;
     for (const char *p = text; *p && cp && ncp < *n;) cp[ncp++] = utf8_next(&p);
     free(lig);
-    bool kern = cp && ncp == *n && d->kern.npairs > 0;
-    double em = d->f->term.font_px, pen = 0.0;
+    bool kern = cp && ncp == *n && d->kcur->npairs > 0;
+    double em = d->em, pen = 0.0;
     for (int i = 0; i < *n; i++) {
         cairo_text_extents_t e;
         cairo_scaled_font_glyph_extents(sf, &g[i], 1, &e);
         double adv = e.x_advance;
         if (kern && i + 1 < *n)
-            adv += kern_between(&d->kern, cp[i], cp[i + 1]) * em / d->kern.units_per_em;
+            adv += kern_between(d->kcur, cp[i], cp[i + 1]) * em / d->kcur->units_per_em;
         g[i].x = pen;
         g[i].y = 0.0;
         pen += floor(adv + 0.5);
@@ -242,9 +260,94 @@ static cairo_glyph_t *layout_text(const drawer *d, const char *text, int *n, dou
     return g;
 }
 
+/* ---- enhanced text: enhanced.c cuts it into styled runs, we draw them ------------ */
+
+/* The pinned font's styled faces, next to DejaVuSans.ttf. */
+static const kern_table *styled_kern(drawer *d, int k)
+{
+    static const char *const dirs[] = {"/usr/share/fonts/truetype/dejavu/",
+                                       "/usr/share/fonts/dejavu/", "/usr/share/fonts/TTF/",
+                                       "/usr/local/share/fonts/"};
+    static const char *const files[3] = {"DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf",
+                                         "DejaVuSans-BoldOblique.ttf"};
+    if (!d->styled_tried[k]) {
+        d->styled_tried[k] = true;
+        char path[128];
+        for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+            snprintf(path, sizeof path, "%s%s", dirs[i], files[k]);
+            if (kern_load(&d->kern_styled[k], path)) break;
+        }
+    }
+    return &d->kern_styled[k];
+}
+
+/* Set the run's face and size; kerning and ligatures only for the pinned font, as for
+ * plain text ("Sans" is what gnuplot's default resolves to). */
+static void use_style(drawer *d, const enh_style *st)
+{
+    static const kern_table none = {0};
+    const char *def = d->o->font_family ? d->o->font_family : DEFAULT_FAMILY;
+    const char *family = st->family[0] ? st->family : def;
+    cairo_select_font_face(d->cr, family,
+                           st->italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
+                           st->bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(d->cr, st->size_px);
+    d->em = st->size_px;
+    bool pinned = d->kern.npairs > 0 && (!st->family[0] || strcmp(family, "Sans") == 0 ||
+                                         strcmp(family, DEFAULT_FAMILY) == 0);
+    int k = (st->bold ? 1 : 0) + (st->italic ? 2 : 0);
+    d->kcur = !pinned ? &none : k == 0 ? &d->kern : styled_kern(d, k - 1);
+}
+
+static double measure_run(void *ctx, const enh_style *st, const char *text)
+{
+    drawer *d = ctx;
+    int n;
+    double w = 0.0;
+    use_style(d, st);
+    cairo_glyph_free(layout_text(d, text, &n, &w));
+    return w;
+}
+
+/* Each run at its pen position, its baseline raised by its rise. */
+static void draw_enhanced(drawer *d, const pv_fitem *it)
+{
+    enh_layout L;
+    if (!enh_layout_text(&L, it->text, d->f->term.font_pt, measure_run, d)) {
+        use_default_font(d);
+        return;
+    }
+    double w = L.width;
+    double shift = it->just == PV_JUST_RIGHT ? w : it->just == PV_JUST_CENTRE ? w / 2.0 : 0.0;
+    cairo_save(d->cr);
+    set_argb(d->cr, it->argb);
+    cairo_translate(d->cr, dev_x(d, it->x[0]), dev_y(d, it->y[0]));
+    if (it->angle != 0.0) cairo_rotate(d->cr, -it->angle * ANN_PI / 180.0);
+    for (int r = 0; r < L.n; r++) {
+        int n;
+        double rw;
+        use_style(d, &L.runs[r].style);
+        cairo_glyph_t *g = layout_text(d, L.runs[r].text, &n, &rw);
+        if (!g) continue;
+        for (int i = 0; i < n; i++) {
+            g[i].x += L.runs[r].x - shift;
+            g[i].y = d->f->term.font_pt / 2.0 - L.runs[r].rise;
+        }
+        cairo_show_glyphs(d->cr, g, n);
+        cairo_glyph_free(g);
+    }
+    cairo_restore(d->cr);
+    enh_layout_free(&L);
+    use_default_font(d);
+}
+
 static void draw_text(drawer *d, const pv_fitem *it)
 {
     if (!it->text || !*it->text) return;
+    if (it->enhanced && enh_has_markup(it->text)) {
+        draw_enhanced(d, it);
+        return;
+    }
     cairo_t *cr = d->cr;
     int n;
     double w;
@@ -436,8 +539,14 @@ static void drawer_init(drawer *d, cairo_t *cr, const pv_frame *f, const pv_anno
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
     cairo_set_miter_limit(cr, 3.8);
-    set_font(d);
+    use_default_font(d);
     if (!o->font_family || strcmp(o->font_family, DEFAULT_FAMILY) == 0) kern_load_dejavu(&d->kern);
+}
+
+static void drawer_fini(drawer *d)
+{
+    kern_free(&d->kern);
+    for (int k = 0; k < 3; k++) kern_free(&d->kern_styled[k]);
 }
 
 static pv_status fail(pv_ctx *ctx, const char *what, cairo_status_t st)
@@ -494,7 +603,7 @@ pv_status pv_annotate_layer(pv_ctx *ctx, const pv_frame *f, pv_frame_layer layer
     }
     path_stroke(&d);
     cairo_status_t cst = cairo_status(cr);
-    kern_free(&d.kern);
+    drawer_fini(&d);
     cairo_destroy(cr);
     cairo_surface_flush(s);
     cairo_surface_destroy(s);
@@ -526,7 +635,7 @@ double pv_annotate_text_width(const pv_frame *f, const pv_annot_opts *opts, cons
     double w = 0.0;
     cairo_glyph_t *g = layout_text(&d, text, &n, &w);
     cairo_glyph_free(g);
-    kern_free(&d.kern);
+    drawer_fini(&d);
     cairo_destroy(cr);
     cairo_surface_destroy(s);
     return w;

@@ -406,7 +406,10 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
                 size_t to = c->pos;
                 c->pos = from;
                 for (int k = 0; k < 2 && st == PV_OK && c->pos < to; k++) {
-                    pv_cur_accept_word(c, "char$acter");
+                    /* other systems than character are taken as character units */
+                    (void)(pv_cur_accept_word(c, "char$acter") || pv_cur_accept_word(c, "first") ||
+                           pv_cur_accept_word(c, "second") || pv_cur_accept_word(c, "gr$aph") ||
+                           pv_cur_accept_word(c, "sc$reen"));
                     st = num_value(I, c, ex, &rs->label_offset[k], NULL);
                     pv_cur_accept_op(c, ",");
                 }
@@ -449,9 +452,12 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             /* `with labels` / `with vectors` / data flags: parsed, not drawn */
         } else if (pv_cur_accept_word(c, "pal$ette") || pv_cur_accept_word(c, "nohidden3d") ||
                    pv_cur_accept_word(c, "nocon$tours") || pv_cur_accept_word(c, "nosur$face") ||
-                   pv_cur_accept_word(c, "var$iable") || pv_cur_accept_word(c, "enh$anced") ||
-                   pv_cur_accept_word(c, "noenh$anced") || pv_cur_accept_word(c, "fix$ed")) {
+                   pv_cur_accept_word(c, "var$iable") || pv_cur_accept_word(c, "fix$ed")) {
             /* flags */
+        } else if (pv_cur_accept_word(c, "enh$anced")) {
+            if (rs) rs->noenhanced = false;
+        } else if (pv_cur_accept_word(c, "noenh$anced")) {
+            if (rs) rs->noenhanced = true;
         } else if (pv_cur_is_word(c, "nohead") || pv_cur_is_word(c, "head") ||
                    pv_cur_is_word(c, "heads") || pv_cur_is_word(c, "backhead")) {
             /* `with vectors` heads */
@@ -521,13 +527,16 @@ typedef struct collect_ctx {
     pv_ctx *ctx;
     pv_scene_elem *e;
     const pv_data_spec *ds;
+    int text_k;         /* `with labels`: the using entry of the text (0-based) */
+    bool plot2d;        /* a 2D plot's rows: x y [dx dy] extras, given a z (plot order) */
+    double z2d;
 } collect_ctx;
 
 /* `with labels`: the row's text, its 4th using entry: a string value, the text of a
  * column as written, or a number printed as gnuplot's "%g". */
 static pv_status add_label_text(collect_ctx *cc, const pv_data_point *pt)
 {
-    const int k = 3;
+    const int k = cc->text_k;
     char num[64] = "";
     const char *text = pt->strs && k < pt->nvals ? pt->strs[k] : NULL;
     if (!text && k < cc->ds->nusing && cc->ds->using[k].kind == PV_USE_COLUMN && pt->row &&
@@ -548,7 +557,21 @@ static pv_status collect_event(void *ud, pv_data_event ev, const pv_data_point *
 {
     collect_ctx *cc = ud;
     if (ev != PV_DATA_POINT) return pv_scene_end_scan(cc->ctx, cc->e);
-    pv_status st = pv_scene_add_row(cc->ctx, cc->e, pt->vals, pt->nvals);
+    pv_status st;
+    if (cc->plot2d) {
+        /* x y -> x y z, vectors' x y dx dy -> x y z dx dy 0, then the extra columns */
+        double row[16];
+        int n = pt->nvals < 12 ? pt->nvals : 12, o = 0;
+        bool vec = cc->e->st.style == PV_STYLE_VECTORS;
+        for (int i = 0; i < n; i++) {
+            row[o++] = pt->vals[i];
+            if (i == 1) row[o++] = cc->z2d;
+            if (i == 3 && vec) row[o++] = 0.0;
+        }
+        st = pv_scene_add_row(cc->ctx, cc->e, row, o);
+    } else {
+        st = pv_scene_add_row(cc->ctx, cc->e, pt->vals, pt->nvals);
+    }
     if (st == PV_OK && cc->e->st.style == PV_STYLE_LABELS) st = add_label_text(cc, pt);
     return st;
 }
@@ -581,13 +604,20 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
         if (rs->style == PV_STYLE_ISOSURFACE)
             return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, re->src_off,
                                    "isosurface requires a voxel grid");
-        bool implicit = I->set->pm3d.implicit && rs->style != PV_STYLE_PM3D;
+        bool implicit = ps->is_splot && I->set->pm3d.implicit && rs->style != PV_STYLE_PM3D;
         re->kind = implicit ? PV_SCENE_PM3D : data_kind(rs->style);
-        if (re->kind == PV_SCENE_SKIPPED)
+        if (re->plot2d && re->kind == PV_SCENE_PM3D) {
+            re->kind = PV_SCENE_SKIPPED;
+            re->why = "pm3d in a 2D plot (gnuplot: \"Can't use pm3d or surface for 2d plots\")";
+        }
+        if (re->kind == PV_SCENE_SKIPPED && !re->why)
             re->why = has_style ? style_warning_name(style) : default_style_name(rs->style);
         return PV_OK;
     }
     pv_grid *g = ds->kind == PV_DS_DATABLOCK ? pv_gridset_find(I, ds->name) : NULL;
+    if (g && !ps->is_splot) /* gnuplot: a voxel grid is not a datablock */
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, ds->name_off,
+                               "no datablock named %s", ds->name);
     if (g) {
         if (ds->nusing > 0)
             return pv_source_error(I->ctx, PV_ESYNTAX, c->tl->src, ds->name_off,
@@ -613,8 +643,12 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     if (!has_style) rs->style = I->set->style_data;
     /* `set pm3d` (implicit): every data surface is also drawn as pm3d; its own style too
      * while `set surface` is on (the caller adds that element: implicit_surface) */
-    bool implicit = I->set->pm3d.implicit && rs->style != PV_STYLE_PM3D;
+    bool implicit = ps->is_splot && I->set->pm3d.implicit && rs->style != PV_STYLE_PM3D;
     re->kind = implicit ? PV_SCENE_PM3D : data_kind(rs->style);
+    if (!ps->is_splot && re->kind == PV_SCENE_PM3D) { /* gnuplot: not in 2D plots */
+        re->kind = PV_SCENE_SKIPPED;
+        re->why = "pm3d in a 2D plot (gnuplot: \"Can't use pm3d or surface for 2d plots\")";
+    }
     if (re->kind == PV_SCENE_SKIPPED) {
         re->why = has_style ? style_warning_name(style) : default_style_name(rs->style);
         return PV_OK;
@@ -631,12 +665,15 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
         re->why = NULL;
         return PV_OK;
     }
-    collect_ctx cc = {I->ctx, re, ds};
+    bool p2 = !ps->is_splot;
+    collect_ctx cc = {I->ctx, re, ds, p2 ? 2 : 3, p2, re->plot2d_z};
     /* without `using`: x:y:z, x:y:z:dx:dy:dz for vectors, x:y:z:text for labels (whose
-     * texts need the rows themselves: not evaluated in shares) */
+     * texts need the rows themselves: not evaluated in shares); in 2D x:y, x:y:dx:dy,
+     * x:y:text */
     int ndefault = rs->style == PV_STYLE_VECTORS ? 6 : rs->style == PV_STYLE_LABELS ? 4 : 3;
+    if (p2) ndefault -= rs->style == PV_STYLE_VECTORS ? 2 : 1;
     if (rs->style == PV_STYLE_LABELS) {
-        in.opts.text_entry = 4;
+        in.opts.text_entry = p2 ? 3 : 4;
         st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault,
                              collect_event, &cc);
     }
@@ -709,6 +746,7 @@ static pv_status sample_function(pv_interp *I, pv_cursor *c, plot_state *ps,
     pv_code *code[3] = {NULL, NULL, NULL};
     pv_status st = PV_OK;
     for (int k = xy ? 0 : 2; k < 3 && st == PV_OK; k++) {
+        if (k == 1 && !ps->is_splot) continue; /* a 2D parametric pair: x(t), y(t) */
         c->pos = at[k];
         st = pv_parse_expr(c, &code[k]);
     }
@@ -860,11 +898,11 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     }
     /* `set parametric`: the x and y parts of a triple are kept for the z part, which
      * carries the element (its clauses, title and number) */
-    bool param = st == PV_OK && exec && ps->is_splot && I->set->parametric && !is_key;
+    bool param = st == PV_OK && exec && I->set->parametric && !is_key;
     if (param && is_data && ps->param_part != 0)
         st = pv_source_error(I->ctx, PV_ESYNTAX, c->tl->src, elem_off,
                              "previous parametric function not fully specified");
-    if (st == PV_OK && param && !is_data && ps->param_part < 2) {
+    if (st == PV_OK && param && !is_data && ps->param_part < (ps->is_splot ? 2 : 1)) {
         ps->param_expr[ps->param_part++] = expr_start;
         pv_data_spec_fini(&ds);
         return skip_clauses(I, c, ps);
@@ -882,7 +920,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
     const char *style = NULL;
     ps->number++;
     pv_scene_elem *re = NULL;
-    if (st == PV_OK && exec && ps->is_splot && (!I->table_on || clauses_are_iso(c))) {
+    if (st == PV_OK && exec && (!I->table_on || (ps->is_splot && clauses_are_iso(c)))) {
         if (!PV_GROW(I->ctx, ps->re, ps->capre, ps->nre + 1)) {
             pv_data_spec_fini(&ds);
             return I->ctx->err_code;
@@ -891,6 +929,8 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
         pv_lp lp = pv_lp_default();
         pv_scene_elem_init(re, ps->number, &lp);
         re->src_off = elem_off;
+        re->plot2d = !ps->is_splot;
+        re->plot2d_z = (double)ps->nre + 0.5; /* plot order (render.c) */
         /* gnuplot's default title: the sample range and the source as written, or the
          * function as written */
         size_t t0 = is_data ? range_start : title_start, t1 = is_data ? spec_end : func_end;
@@ -907,7 +947,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
          * under `set hidden3d` (with an underside offset) two */
         re->line_num = ps->line_num + 1;
         if (re->st.style != PV_STYLE_PM3D)
-            ps->line_num += 1 + (I->set->hidden3d && I->set->hidden3d_offset != 0);
+            ps->line_num += 1 + (ps->is_splot && I->set->hidden3d && I->set->hidden3d_offset != 0);
     }
     if (untitled) notitle = true;
     if (st == PV_OK && exec) {
@@ -953,7 +993,7 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
         } else {
             ps->needs_render = true;
             if (I->table_on) st = pv_plot_add_curve(ps, false, NULL);
-            else if (ps->is_splot && re) {
+            else if (re) {
                 re->title = notitle ? NULL : title;
                 title = NULL;
                 if (is_key) { /* no rows: only the key sample (gnuplot's default: labels) */
@@ -1111,7 +1151,7 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
             I->last_plot_2d = !ps.is_splot;
         }
     }
-    if (st == PV_OK && exec && !I->table_on && ps.is_splot && ps.nre > 0) {
+    if (st == PV_OK && exec && !I->table_on && ps.nre > 0) {
         bool any = false, drawable = false;
         for (size_t k = 0; k < ps.nre; k++) {
             any = any || ps.re[k].kind != PV_SCENE_SKIPPED || ps.re[k].why;
@@ -1127,7 +1167,8 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
                     pv_plot_warn_skip(I, c->tl->src, ps.re[k].src_off, ps.re[k].why,
                                       drawable ? "" : ": nothing else to draw, no picture "
                                                       "written");
-            if (drawable) st = pv_render_splot(I, c, plot_off, ps.re, (int)ps.nre, t_begin);
+            if (drawable)
+                st = pv_render_splot(I, c, plot_off, ps.re, (int)ps.nre, t_begin, !ps.is_splot);
         }
     }
     else if (st == PV_OK && exec && ps.needs_render) I->plots_skipped++;

@@ -46,6 +46,16 @@ static void data_extent(const pv_scene_elem *e, size_t n, int axis, double *lo, 
 void pv_plot_function_ranges(pv_interp *I, const plot_state *ps, double u[2], double v[2])
 {
     double *out[2] = {u, v};
+    if (!ps->is_splot && I->set->parametric) { /* 2D: t over the t range (or the first) */
+        pv_range r = I->set->range[PV_AX_T];
+        if (ps->has_range[0]) {
+            r.auto_min = r.auto_max = false;
+            r.min = ps->range[0][0], r.max = ps->range[0][1];
+        }
+        pv_exec_autoscale_ends(&r, HUGE_VAL, -HUGE_VAL, &u[0], &u[1]);
+        v[0] = v[1] = 0.0;
+        return;
+    }
     for (int a = 0; a < 2; a++) {
         if (I->set->parametric) { /* u, v: their own ranges, or the command's first two */
             pv_range r = I->set->range[a == 0 ? PV_AX_U : PV_AX_V];
@@ -67,6 +77,8 @@ typedef struct sampler {
     const pv_code *const *code; /* x y z (x, y NULL: the dummies) */
     const char *name[2]; /* the dummy variables (x, y unless `set dummy`) */
     pv_scene_elem *e;
+    bool plot2d;         /* a 2D plot's curve: x (or t) only; rows x y z2d */
+    double z2d;          /* its plot order (render.c) */
 } sampler;
 
 /* One function value: NaN where it is undefined or complex (gnuplot's `zero` bounds the
@@ -80,6 +92,19 @@ static pv_status value_at(sampler *S, const pv_code *code, double *out)
     else if (st == PV_OK && r.type == PV_V_CMPLX && fabs(r.im) <= 1e-8) *out = r.re;
     pv_value_free(&r);
     return st;
+}
+
+/* A 2D curve's point at x (or t): x, f(x) (parametric: x(t), y(t)) and the plot order. */
+static pv_status sample_point_2d(sampler *S, double u)
+{
+    pv_value vu = pv_real(u);
+    pv_env_set(S->I->env, S->name[0], &vu);
+    double row[3] = {u, NAN, S->z2d};
+    pv_status st = PV_OK;
+    if (S->code[0]) st = value_at(S, S->code[0], &row[0]);
+    if (st == PV_OK) st = value_at(S, S->code[2], &row[1]);
+    if (st == PV_OK && isnan(row[0])) row[1] = NAN; /* one hole */
+    return st == PV_OK ? pv_scene_add_row(S->I->ctx, S->e, row, 3) : st;
 }
 
 static pv_status sample_point(sampler *S, double u, double v)
@@ -112,10 +137,17 @@ static pv_status iso_lines(sampler *S, bool cross, double iso0, double diso, int
     return st;
 }
 
-/* The whole surface into S->e. */
+/* The whole surface (2D: curve) into S->e. */
 static pv_status sample_all(sampler *S, const double u[2], const double v[2])
 {
     const pv_settings *s = S->I->set;
+    if (S->plot2d) { /* gnuplot's plot2d: samples[0] points over the x (t) range */
+        int n = s->samples[0];
+        double step = (u[1] - u[0]) / (n - 1);
+        pv_status st = PV_OK;
+        for (int i = 0; i < n && st == PV_OK; i++) st = sample_point_2d(S, u[0] + i * step);
+        return st == PV_OK ? pv_scene_end_scan(S->I->ctx, S->e) : st;
+    }
     int s1 = s->samples[0], s2 = s->samples[1];
     int i1 = s->isosamples[0], i2 = s->isosamples[1];
     double u_iso = (u[1] - u[0]) / (i1 - 1), v_iso = (v[1] - v[0]) / (i2 - 1);
@@ -155,7 +187,8 @@ pv_status pv_plot_sample_function(pv_interp *I, const pv_code *const code[3],
     if (s1 < 2 || s2 < 2 || i1 < 2 || i2 < 2)
         return pv_err(I->ctx, PV_ESCRIPT, "samples or iso_samples < 2. Must be at least 2.");
     sampler S = {I, code, {s->dummy[0][0] ? s->dummy[0] : "x", s->dummy[1][0] ? s->dummy[1] : "y"},
-                 e};
+                 e, e->plot2d, e->plot2d_z};
+    if (S.plot2d) i1 = i2 = s2 = 2; /* only samples[0] counts */
     /* the dummies shadow variables of the same name while sampling (gnuplot's dummy_values) */
     pv_value saved[2];
     bool had[2];

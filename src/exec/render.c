@@ -95,7 +95,8 @@ static bool in_ranges(const frame_ranges *fr, const double *v)
     return true;
 }
 
-static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ranges *fr)
+static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plot2d,
+                           frame_ranges *fr)
 {
     axis_acc acc[4];
     for (int a = 0; a < 4; a++) acc[a].lo = HUGE_VAL, acc[a].hi = -HUGE_VAL;
@@ -123,7 +124,14 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
             for (int a = 0; vectors && a < 3; a++) acc_add(&acc[a], v[a] + v[a + 3]); /* tip */
         }
     }
-    for (int a = 0; a < 3; a++) finish_axis(I, a, acc[a], &fr->min[a], &fr->max[a], &fr->step[a]);
+    for (int a = 0; a < 3; a++) {
+        if (a == 2 && plot2d) { /* z orders a 2D plot's elements: element k at k + 0.5 */
+            fr->min[2] = 0.0, fr->max[2] = n > 0 ? n : 1;
+            fr->step[2] = 0.0;
+            continue;
+        }
+        finish_axis(I, a, acc[a], &fr->min[a], &fr->max[a], &fr->step[a]);
+    }
     /* the colour values of the points inside the final x/y/z ranges (gnuplot skips the
      * others when autoscaling cb: a surface cut by the z range colours by what shows);
      * on a log colour axis only positive values count. As in gnuplot every data or
@@ -140,6 +148,7 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
             (lk == PV_COLOR_RGB_VARIABLE || lk == PV_COLOR_VARIABLE))
             continue;
         pv_scene_cols kc = pv_scene_columns(el);
+        if (plot2d && kc.color < 0) continue; /* a 2D curve has a colour value only in a column */
         cb_from_data = true;
         for (size_t r = 0; r < el->nrows; r++) {
             const double *v = el->vals + r * (size_t)el->ncols;
@@ -150,10 +159,11 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, frame_ra
     /* cb: from the colour data; with none, copied from the final z range (GP-6.3) */
     const pv_range *cr = &I->set->range[PV_AX_CB];
     if (!cb_from_data) {
-        acc[3].lo = fr->min[2];
-        acc[3].hi = fr->max[2];
+        int from = plot2d ? 1 : 2; /* 2D: the y range stands in for z */
+        acc[3].lo = fr->min[from];
+        acc[3].hi = fr->max[from];
         if (cr->auto_min && cr->auto_max) {
-            fr->min[3] = fr->min[2], fr->max[3] = fr->max[2];
+            fr->min[3] = fr->min[from], fr->max[3] = fr->max[from];
             fr->step[3] = 0.0; /* gnuplot's cb tics: from the copied range */
             fr->cb_log = cb_log && fr->min[3] > 0 && fr->max[3] > 0;
             return;
@@ -209,6 +219,7 @@ static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int a
     /* gnuplot's TEXT_VERTICAL (-270, the y label's default) reads as 90 degrees */
     fa->label_angle = lab->rotate == -270.0 ? 90.0 : lab->rotate;
     fa->label_argb = fixed_argb(I->set, C, &lab->tc, 0, 1, 0);
+    fa->label_noenhanced = !lab->enhanced;
     if (!tc->on || !(lo < hi)) return;
     pv_tickaxis ta = {0};
     ta.min = lo, ta.max = hi;
@@ -481,6 +492,7 @@ static void data_labels(pv_interp *I, frame_ctx *F, const frame_ranges *fr,
             o->argb = argb;
             o->offset[0] = el->st.label_offset[0];
             o->offset[1] = el->st.label_offset[1];
+            o->noenhanced = el->st.noenhanced;
             o->front = true;
             o->pt = -1;
         }
@@ -527,6 +539,7 @@ static pv_status frame_labels(pv_interp *I, frame_ctx *F, const frame_ranges *fr
         o->argb = fixed_argb(s, C, &l->tc, fr->min[3], fr->max[3], 0);
         o->offset[0] = l->offset[0];
         o->offset[1] = l->offset[1];
+        o->noenhanced = !l->enhanced;
         if (l->point) {
             const pv_lp *lp = &l->point_lp;
             o->pt = lp->pt >= 0 ? lp->pt : 1; /* gnuplot's label point: pt 1 */
@@ -541,7 +554,7 @@ static pv_status frame_labels(pv_interp *I, frame_ctx *F, const frame_ranges *fr
 }
 
 static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const frame_ranges *fr,
-                             const pv_scene_colors *C, frame_ctx *F)
+                             const pv_scene_colors *C, bool plot2d, frame_ctx *F)
 {
     const pv_settings *s = I->set;
     double font_pt = (s->term.font_size > 0 ? s->term.font_size : 12.0) *
@@ -568,10 +581,17 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
         fs->zeroaxis[a].rgb = fixed_argb(s, C, &lp->lc, fr->min[3], fr->max[3], 0) & 0xFFFFFFu;
     }
     F->cb_log = fr->cb_log;
-    if (s->surface) corner_poles(e, n, fr, fs);
-    for (int a = 0; a < 4; a++) tics_for(I, F, C, a, fr->min[a], fr->max[a], fr->step[a]);
+    if (s->surface && !plot2d) corner_poles(e, n, fr, fs);
+    for (int a = 0; a < 4; a++) {
+        if (a == PV_AX_Z && plot2d) {
+            fs->axis[a].tics = false;
+            continue;
+        }
+        tics_for(I, F, C, a, fr->min[a], fr->max[a], fr->step[a]);
+    }
     fs->title = s->title.text && s->title.text[0] ? s->title.text : NULL;
     fs->title_argb = fixed_argb(s, C, &s->title.tc, fr->min[3], fr->max[3], 0);
+    fs->title_noenhanced = !s->title.enhanced;
     fs->title_offset[0] = s->title.offset[0];
     fs->title_offset[1] = s->title.offset[1];
     fs->pointsize = s->pointsize > 0 ? s->pointsize : 1.0;
@@ -596,6 +616,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
             if (el->kind == PV_SCENE_SKIPPED || !el->title || !el->title[0]) continue;
             pv_key_entry *ke = &F->key[F->nkey++];
             ke->title = el->title;
+            ke->noenhanced = el->st.noenhanced || !s->key.enhanced;
             for (int j = k; s->view.map && j < n && !ke->behind; j++)
                 ke->behind = e[j].kind == PV_SCENE_PM3D || e[j].kind == PV_SCENE_ISO;
             ke->lw = el->st.lp.lw;
@@ -677,9 +698,29 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     vp.xyplane_rel = s->xyplane_rel;
     vp.base_in_box = s->tics[PV_AX_X].on || s->tics[PV_AX_Y].on || (s->border & 15) != 0;
     vp.title_lines = pv_frame_title_lines(fs->title);
-    int reserve = pv_frame_key_reserve(fs, &F->term);
-    if (fs->key_hpos == PV_KEY_LEFT) vp.key_reserve_left = reserve;
-    else vp.key_reserve_right = reserve;
+    fs->enhanced = s->term.enhanced;
+    if (plot2d) {
+        fs->key_margin = s->key.margin;
+        fs->key_horizontal = !s->key.vertical;
+        fs->key_maxcols = s->key.maxcols, fs->key_maxrows = s->key.maxrows;
+        /* gnuplot's margin for `outside`: from the stacking and the justification */
+        if (fs->key_outside && fs->key_margin == PV_KEYMARGIN_NONE) {
+            if (!fs->key_horizontal)
+                fs->key_margin = fs->key_hpos == PV_KEY_LEFT ? PV_KEYMARGIN_L
+                                 : fs->key_hpos == PV_KEY_RIGHT ? PV_KEYMARGIN_R
+                                 : fs->key_vpos == PV_KEY_TOP ? PV_KEYMARGIN_T : PV_KEYMARGIN_B;
+            else
+                fs->key_margin = fs->key_vpos == PV_KEY_TOP ? PV_KEYMARGIN_T
+                                 : fs->key_vpos == PV_KEY_BOTTOM ? PV_KEYMARGIN_B
+                                 : fs->key_hpos == PV_KEY_LEFT ? PV_KEYMARGIN_L : PV_KEYMARGIN_R;
+        }
+        vp.plot2d = true;
+        pv_plot2d_layout(fs, &F->term, &vp.box2d);
+    } else {
+        int reserve = pv_frame_key_reserve(fs, &F->term);
+        if (fs->key_hpos == PV_KEY_LEFT) vp.key_reserve_left = reserve;
+        else vp.key_reserve_right = reserve;
+    }
     pv_view3d_setup(&F->view, &vp);
     if (!pv_frame_build(&F->frame, fs, &F->view))
         return pv_err(I->ctx, PV_ENOMEM, "out of memory building the frame");
@@ -980,31 +1021,9 @@ static pv_status check_output(pv_ctx *ctx, const char *path)
     return st;
 }
 
-/* Does the text hold gnuplot's enhanced-text markup (superscripts, subscripts, font
- * changes), which pngcairo would typeset? */
-static bool has_markup(const char *t, bool enhanced)
-{
-    return enhanced && t && (strchr(t, '^') || strchr(t, '_') || strstr(t, "{/"));
-}
-
-/* pvox prints such texts as written: say so once (titles of plot elements are not
- * enhanced by gnuplot either). */
-static void warn_markup(pv_interp *I, pv_cursor *c, size_t off)
-{
-    const pv_settings *s = I->set;
-    bool any = has_markup(s->title.text, s->title.enhanced);
-    for (int a = 0; a < 4 && !any; a++) any = has_markup(s->label[a].text, s->label[a].enhanced);
-    for (int k = 0; k < s->nlabels && !any; k++)
-        any = has_markup(s->labels[k].text, s->labels[k].enhanced);
-    if (any)
-        pv_plot_warn_skip(I, c->tl->src, off, "gnuplot's enhanced text (`^`, `_`, `{/font ...}`)",
-                          ": such text is printed as written");
-}
-
 pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e, int n,
-                          double t_begin)
+                          double t_begin, bool plot2d)
 {
-    warn_markup(I, c, off);
     const double t_render = MPI_Wtime();
     pv_ctx *ctx = I->ctx;
     char *path = output_path(I);
@@ -1014,11 +1033,11 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
         return PV_OK;
     }
     frame_ranges fr;
-    compute_ranges(I, e, n, &fr);
+    compute_ranges(I, e, n, plot2d, &fr);
     {
         size_t end = c->end > 0 ? c->tl->tok[c->end - 1].end : off;
         char *cmd = end > off ? strndup(c->tl->src->text + off, end - off) : NULL;
-        pv_gpval_frame(I, cmd, true, fr.min, fr.max);
+        pv_gpval_frame(I, cmd, !plot2d, fr.min, fr.max);
         free(cmd);
     }
     pv_scene_colors C;
@@ -1031,7 +1050,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     C.lt_ud = I->set;
     frame_ctx F;
     memset(&F, 0, sizeof F);
-    pv_status st = setup_frame(I, e, n, &fr, &C, &F);
+    pv_status st = setup_frame(I, e, n, &fr, &C, plot2d, &F);
     int W = F.term.width, H = F.term.height;
     /* the same output as the frame in flight: its write must end first */
     if (I->frames && I->frames->open && I->frames->cur.path && !strcmp(I->frames->cur.path, path))
@@ -1055,7 +1074,13 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     memset(&SF, 0, sizeof SF);
     SF.view = &F.view;
     SF.colors = &C;
-    pv_scene_slab(sg, fr.min[2], fr.max[2], ctx->nranks, ctx->rank, &SF.zlo, &SF.zhi);
+    if (plot2d) { /* whole elements per rank, in plot order: slab bounds between them */
+        SF.zlo = ctx->rank == 0 ? -HUGE_VAL : floor((double)n * ctx->rank / ctx->nranks);
+        SF.zhi = ctx->rank == ctx->nranks - 1 ? HUGE_VAL
+                                              : floor((double)n * (ctx->rank + 1) / ctx->nranks);
+    } else {
+        pv_scene_slab(sg, fr.min[2], fr.max[2], ctx->nranks, ctx->rank, &SF.zlo, &SF.zhi);
+    }
     SF.xmin = fr.min[0], SF.xmax = fr.max[0];
     SF.ymin = fr.min[1], SF.ymax = fr.max[1];
     SF.zmin = fr.min[2], SF.zmax = fr.max[2];
@@ -1079,7 +1104,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
     SF.pm3d_interp[1] = s->pm3d.interp[1];
     SF.pm3d_noclipcb = s->pm3d.noclipcb;
     SF.pm3d_border = s->pm3d.border_on;
-    SF.hidden3d = s->hidden3d;
+    SF.hidden3d = s->hidden3d && !plot2d;
     snprintf(SF.pm3d_at, sizeof SF.pm3d_at, "%s", s->pm3d.at);
     if (SF.pm3d_border) {
         pv_scene_elem be;

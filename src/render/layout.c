@@ -23,7 +23,7 @@
  *   sides, labels h_char right of the box.
  * gnuplot truncates terminal coordinates to integers; so does this file.
  */
-#include "pvox/view.h"
+#include "layout_int.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,7 +37,7 @@ typedef struct vtx {
 
 /* ---- the item list ----------------------------------------------------------------- */
 
-static pv_fitem *add_item(pv_frame *f, pv_fitem_kind kind, pv_frame_layer layer)
+pv_fitem *pv_lay_item(pv_frame *f, pv_fitem_kind kind, pv_frame_layer layer)
 {
     if (f->failed) return NULL;
     if (f->n == f->cap) {
@@ -58,10 +58,10 @@ static pv_fitem *add_item(pv_frame *f, pv_fitem_kind kind, pv_frame_layer layer)
     return it;
 }
 
-static void add_line(pv_frame *f, pv_frame_layer layer, int x1, int y1, int x2, int y2,
-                     uint32_t argb, double lw)
+void pv_lay_line(pv_frame *f, pv_frame_layer layer, int x1, int y1, int x2, int y2,
+                 uint32_t argb, double lw)
 {
-    pv_fitem *it = add_item(f, PV_FI_PATH, layer);
+    pv_fitem *it = pv_lay_item(f, PV_FI_PATH, layer);
     if (!it) return;
     it->n = 2;
     it->x[0] = x1;
@@ -72,11 +72,13 @@ static void add_line(pv_frame *f, pv_frame_layer layer, int x1, int y1, int x2, 
     it->lw = lw;
 }
 
-static void add_text(pv_frame *f, pv_frame_layer layer, int x, int y, const char *text,
-                     pv_just just, uint32_t argb)
+void pv_lay_text(pv_frame *f, pv_frame_layer layer, int x, int y, const char *text,
+                 pv_just just, uint32_t argb)
 {
-    if (!text || !*text) return;
-    pv_fitem *it = add_item(f, PV_FI_TEXT, layer);
+    /* gnuplot's put_text takes unsigned coordinates: a text anchored left of or below
+     * the canvas lands far outside it and is not seen */
+    if (!text || !*text || x < 0 || y < 0) return;
+    pv_fitem *it = pv_lay_item(f, PV_FI_TEXT, layer);
     if (!it) return;
     size_t len = strlen(text);
     it->text = malloc(len + 1);
@@ -91,13 +93,13 @@ static void add_text(pv_frame *f, pv_frame_layer layer, int x, int y, const char
     it->y[0] = y;
     it->just = just;
     it->argb = argb;
+    it->enhanced = f->enhanced;
 }
 
 /* gnuplot's write_multiline: lines go down by v_char from (x, y); a vertically centred
  * block is first moved up by half its extra lines. */
-static void add_multiline_rot(pv_frame *f, pv_frame_layer layer, int x, int y,
-                              const char *text, pv_just just, bool vcentre, uint32_t argb,
-                              double angle)
+void pv_lay_multiline_rot(pv_frame *f, pv_frame_layer layer, int x, int y, const char *text,
+                          pv_just just, bool vcentre, uint32_t argb, double angle)
 {
     if (!text) return;
     int lines = 0;
@@ -113,7 +115,7 @@ static void add_multiline_rot(pv_frame *f, pv_frame_layer layer, int x, int y,
         memcpy(buf, s, len);
         buf[len] = '\0';
         int before = f->n;
-        add_text(f, layer, x, y, buf, just, argb);
+        pv_lay_text(f, layer, x, y, buf, just, argb);
         if (f->n > before) f->items[f->n - 1].angle = angle;
         if (!e) break;
         s = e + 1;
@@ -124,10 +126,10 @@ static void add_multiline_rot(pv_frame *f, pv_frame_layer layer, int x, int y,
     }
 }
 
-static void add_multiline(pv_frame *f, pv_frame_layer layer, int x, int y, const char *text,
-                          pv_just just, bool vcentre, uint32_t argb)
+void pv_lay_multiline(pv_frame *f, pv_frame_layer layer, int x, int y, const char *text,
+                      pv_just just, bool vcentre, uint32_t argb)
 {
-    add_multiline_rot(f, layer, x, y, text, just, vcentre, argb, 0.0);
+    pv_lay_multiline_rot(f, layer, x, y, text, just, vcentre, argb, 0.0);
 }
 
 /* ---- view helpers ------------------------------------------------------------------ */
@@ -157,7 +159,7 @@ static void termcoord_label(const pv_view3d *v, vtx a, int *x, int *y)
 }
 
 /* Characters of a UTF-8 string (gnuplot's estimate_strlen for plain text). */
-static int text_len(const char *s)
+int pv_lay_text_len(const char *s)
 {
     int n = 0;
     for (; *s; s++)
@@ -171,7 +173,7 @@ static void line3d(pv_frame *f, const pv_view3d *v, pv_frame_layer layer, vtx a,
     int x1, y1, x2, y2;
     termcoord(v, a, &x1, &y1);
     termcoord(v, b, &x2, &y2);
-    add_line(f, layer, x1, y1, x2, y2, s->border_rgb, s->border_lw * f->term.linewidth);
+    pv_lay_line(f, layer, x1, y1, x2, y2, s->border_rgb, s->border_lw * f->term.linewidth);
 }
 
 /* ---- border ------------------------------------------------------------------------ */
@@ -204,7 +206,7 @@ static void map_border(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, 
                 map(v, v->right_x, v->right_y, v->base_z), map(v, v->front_x, v->front_y, v->base_z)};
     c[4] = c[0];
     if ((b & 15) == 15) { /* gnuplot: one closed path */
-        pv_fitem *it = add_item(f, PV_FI_PATH, L);
+        pv_fitem *it = pv_lay_item(f, PV_FI_PATH, L);
         if (!it) return;
         it->n = 4;
         for (int k = 0; k < 4; k++) termcoord(v, c[k], &it->x[k], &it->y[k]);
@@ -347,7 +349,7 @@ static void edge_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, i
         termcoord_label(v, v2, &x2, &y2);
         /* gnuplot rotates (and justifies by hand) 3D tic labels only in a map */
         pv_just j = v->map && ax->tic_just >= 0 ? (pv_just)ax->tic_just : just;
-        add_multiline_rot(f, L, x2, y2, text, j, false, 0, v->map ? ax->tic_angle : 0.0);
+        pv_lay_multiline_rot(f, L, x2, y2, text, j, false, 0, v->map ? ax->tic_angle : 0.0);
     }
 }
 
@@ -360,7 +362,7 @@ static void grid_line(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, p
     termcoord(v, a, &x1, &y1);
     termcoord(v, b, &x2, &y2);
     double lw = s->grid.lw * f->term.linewidth;
-    add_line(f, L, x1, y1, x2, y2, s->grid.rgb, lw);
+    pv_lay_line(f, L, x1, y1, x2, y2, s->grid.rgb, lw);
     if (!f->failed && s->grid.dotted) f->items[f->n - 1].dash = lw > 1.0 ? lw : 1.0;
 }
 
@@ -395,7 +397,7 @@ static void grid(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_fra
 }
 
 /* Offset of a label in character units, as gnuplot rounds it. */
-static void label_offset(const pv_termdim *t, const double off[2], int *dx, int *dy)
+void pv_lay_label_offset(const pv_termdim *t, const double off[2], int *dx, int *dy)
 {
     *dx = (int)(off[0] * t->h_char + (off[0] >= 0 ? 0.5 : -0.5));
     *dy = (int)(off[1] * t->v_char + (off[1] >= 0 ? 0.5 : -0.5));
@@ -423,12 +425,16 @@ static void map_edge_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d 
         termcoord_label(v, v2, &x1, &y1);
         int widest = 0;
         for (int i = 0; ax->tics && !ax->on_axis && ax->tic_text && i < ax->ntics; i++)
-            if (ax->tic_text[i] && text_len(ax->tic_text[i]) > widest)
-                widest = text_len(ax->tic_text[i]);
+            if (ax->tic_text[i] && pv_lay_text_len(ax->tic_text[i]) > widest)
+                widest = pv_lay_text_len(ax->tic_text[i]);
         x1 = (int)(x1 - (0.5 + widest) * t->h_char);
     }
-    label_offset(t, ax->label_offset, &dx, &dy);
-    add_text(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, ax->label_argb);
+    pv_lay_label_offset(t, ax->label_offset, &dx, &dy);
+    {
+        bool enh = pv_lay_noenh(f, ax->label_noenhanced);
+        pv_lay_text(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, ax->label_argb);
+        f->enhanced = enh;
+    }
     if (!f->failed && f->n > 0 && f->items[f->n - 1].kind == PV_FI_TEXT)
         f->items[f->n - 1].angle = ax->label_angle;
 }
@@ -463,9 +469,13 @@ static void edge_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, 
     }
     int x1, y1, dx, dy;
     termcoord_label(v, v1, &x1, &y1);
-    label_offset(t, ax->label_offset, &dx, &dy);
-    add_multiline(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, false,
-                  ax->label_argb);
+    pv_lay_label_offset(t, ax->label_offset, &dx, &dy);
+    {
+        bool enh = pv_lay_noenh(f, ax->label_noenhanced);
+        pv_lay_multiline(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, false,
+                      ax->label_argb);
+        f->enhanced = enh;
+    }
 }
 
 /* ---- z tics and label --------------------------------------------------------------- */
@@ -488,7 +498,7 @@ static void z_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_f
             termcoord_label(v, v1, &x1, &y1);
             x1 -= t->h_tic * 2;
             if (!ax->tic_in) x1 -= (int)(t->h_tic * ax->ticscale);
-            add_multiline(f, L, x1, y1, text, PV_JUST_RIGHT, true, 0);
+            pv_lay_multiline(f, L, x1, y1, text, PV_JUST_RIGHT, true, 0);
         }
         if (ax->mirror) {
             vtx v3 = map(v, v->right_x, v->right_y, place);
@@ -509,9 +519,13 @@ static void z_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     int x, y, dx, dy;
     termcoord_label(v, v1, &x, &y);
     x -= (ax->on_axis ? 5 : 7) * t->h_char;
-    label_offset(t, ax->label_offset, &dx, &dy);
-    add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, ax->label, PV_JUST_CENTRE, false,
-                  ax->label_argb);
+    pv_lay_label_offset(t, ax->label_offset, &dx, &dy);
+    {
+        bool enh = pv_lay_noenh(f, ax->label_noenhanced);
+        pv_lay_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, ax->label, PV_JUST_CENTRE, false,
+                      ax->label_argb);
+        f->enhanced = enh;
+    }
 }
 
 /* ---- zero axes ---------------------------------------------------------------------- */
@@ -523,7 +537,7 @@ static void zero_line(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, p
     termcoord(v, a, &x1, &y1);
     termcoord(v, b, &x2, &y2);
     double lw = s->zeroaxis[ax].lw * f->term.linewidth;
-    add_line(f, L, x1, y1, x2, y2, s->zeroaxis[ax].rgb, lw);
+    pv_lay_line(f, L, x1, y1, x2, y2, s->zeroaxis[ax].rgb, lw);
     if (!f->failed && s->zeroaxis[ax].dotted) f->items[f->n - 1].dash = lw > 1.0 ? lw : 1.0;
 }
 
@@ -547,7 +561,7 @@ static void zero_axes(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, p
 static pv_fitem *arrow_path(pv_frame *f, pv_frame_layer L, const pv_frame_arrow *a, int n,
                             const int *xs, const int *ys, pv_fitem_kind kind)
 {
-    pv_fitem *it = add_item(f, kind, L);
+    pv_fitem *it = pv_lay_item(f, kind, L);
     if (!it) return NULL;
     it->n = n;
     memcpy(it->x, xs, (size_t)n * sizeof *xs);
@@ -584,7 +598,7 @@ static void arrow_end(const pv_view3d *v, const pv_frame_arrow *a, int k, double
 /* gnuplot 5.4's do_arrow: the heads first, then the shaft (shortened to the back of a
  * closed head). Default head: 15 degrees, 0.3 of the arrow's length kept between 0.3
  * and 2 tic lengths. */
-static void arrows(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
+void pv_lay_arrows(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
 {
     const pv_termdim *t = &f->term;
     const double deg = 3.14159265358979323846 / 180.0;
@@ -655,7 +669,7 @@ static void arrows(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool
 
 /* gnuplot's do_rectangle: corners truncated to integers, the box filled, then its outline
  * from the lower left corner up, right, down and closed. */
-static void rects(pv_frame *f, const pv_frame_spec *s, int layer)
+void pv_lay_rects(pv_frame *f, const pv_frame_spec *s, int layer)
 {
     pv_frame_layer L = layer > 0 ? PV_FRAME_FRONT : PV_FRAME_BACK;
     for (int k = 0; k < s->nrects; k++) {
@@ -667,7 +681,7 @@ static void rects(pv_frame *f, const pv_frame_spec *s, int layer)
         unsigned w = (unsigned)(x2 - x1), h = (unsigned)(y2 - y1);
         if (w == 0 || h == 0) continue;
         if (r->fill) {
-            pv_fitem *it = add_item(f, PV_FI_BOX, L);
+            pv_fitem *it = pv_lay_item(f, PV_FI_BOX, L);
             if (!it) return;
             it->n = 2;
             it->x[0] = x, it->y[0] = y;
@@ -675,7 +689,7 @@ static void rects(pv_frame *f, const pv_frame_spec *s, int layer)
             it->argb = r->fill_argb;
         }
         if (r->border) {
-            pv_fitem *it = add_item(f, PV_FI_PATH, L);
+            pv_fitem *it = pv_lay_item(f, PV_FI_PATH, L);
             if (!it) return;
             it->n = 4;
             it->x[0] = x, it->y[0] = y;
@@ -713,10 +727,14 @@ static void label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_fr
     dy += (int)(l->offset[1] * t->v_char + 0.5);
     static const pv_just justs[3] = {PV_JUST_LEFT, PV_JUST_CENTRE, PV_JUST_RIGHT};
     pv_just just = justs[l->just >= 0 && l->just <= 2 ? l->just : 0];
-    add_multiline_rot(f, L, x + dx, y + dy, l->text ? l->text : "", just, false, l->argb,
-                      l->angle);
+    {
+        bool enh = pv_lay_noenh(f, l->noenhanced);
+        pv_lay_multiline_rot(f, L, x + dx, y + dy, l->text ? l->text : "", just, false, l->argb,
+                          l->angle);
+        f->enhanced = enh;
+    }
     if (l->pt >= 0) {
-        pv_fitem *it = add_item(f, PV_FI_POINT, L);
+        pv_fitem *it = pv_lay_item(f, PV_FI_POINT, L);
         if (!it) return;
         it->n = 1;
         it->x[0] = x;
@@ -728,7 +746,7 @@ static void label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_fr
     }
 }
 
-static void labels(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
+void pv_lay_labels(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool front)
 {
     for (int k = 0; k < s->nlabels; k++)
         if (s->labels[k].front == front)
@@ -737,23 +755,16 @@ static void labels(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool
 
 /* ---- key ----------------------------------------------------------------------------- */
 
-/* Characters of a UTF-8 string (gnuplot's estimate_strlen for plain text). */
-typedef struct key_geom {
-    int count, rows, cols, max_len;
-    int sample_width, entry_height, col_width;
-    int sample_left, sample_right, text_left, text_right, size_left, size_right;
-    int point_offset, width, height;
-} key_geom;
 
 static void key_measure(const pv_frame_spec *s, const pv_termdim *t, int ybot, int ytop,
-                        key_geom *k)
+                        pv_lay_key_geom *k)
 {
     memset(k, 0, sizeof *k);
     for (int i = 0; i < s->nkey; i++) {
         const char *title = s->key[i].title;
         if (!title || !*title) continue;
         k->count++;
-        int len = text_len(title);
+        int len = pv_lay_text_len(title);
         if (len > k->max_len) k->max_len = len;
     }
     double samplen = s->key_samplen;
@@ -793,7 +804,7 @@ static void key_measure(const pv_frame_spec *s, const pv_termdim *t, int ybot, i
 int pv_frame_key_reserve(const pv_frame_spec *s, const pv_termdim *t)
 {
     if (!s->key_on || !s->key_outside) return 0;
-    key_geom k;
+    pv_lay_key_geom k;
     int ybot = (int)(t->v_char * 2.5 + 1);
     int ytop = (int)(t->ymax - t->v_char * (pv_frame_title_lines(s->title) + 1.5) - 1);
     key_measure(s, t, ybot, ytop, &k);
@@ -803,7 +814,7 @@ int pv_frame_key_reserve(const pv_frame_spec *s, const pv_termdim *t)
 
 /* gnuplot's key_sample_line_pm3d: min(24, width) segments, segment i (1-based) in the
  * colour of gray_from + i * (gray_to - gray_from) / steps (the last exactly gray_to). */
-static void gradient_line(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
+static void gradient_line(pv_frame *f, const pv_frame_spec *s, const pv_lay_key_geom *k,
                           const pv_key_entry *e, int xl, int yl)
 {
     int width = k->sample_right - k->sample_left;
@@ -815,14 +826,14 @@ static void gradient_line(pv_frame *f, const pv_frame_spec *s, const key_geom *k
         double gray = i == steps ? e->gray_to : e->gray_from + i * gstep;
         int xa = x2;
         x2 = i == steps ? xl + k->sample_right : x1 + (int)(i * step + 0.5);
-        add_line(f, PV_FRAME_FRONT, xa, yl, x2, yl, pv_pal_rgb8(s->pal, gray),
+        pv_lay_line(f, PV_FRAME_FRONT, xa, yl, x2, yl, pv_pal_rgb8(s->pal, gray),
                  e->lw > 0 ? e->lw : 1.0);
     }
 }
 
 /* gnuplot's key_sample_point_pm3d: points every 3 characters (times (1 + (pointsize-1)/2);
  * every character for dots), at least 2 steps, from gray_from to gray_to. */
-static void gradient_points(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
+static void gradient_points(pv_frame *f, const pv_frame_spec *s, const pv_lay_key_geom *k,
                             const pv_key_entry *e, int xl, int yl)
 {
     if (!s->pal) return;
@@ -836,7 +847,7 @@ static void gradient_points(pv_frame *f, const pv_frame_spec *s, const key_geom 
     int x1 = xl + k->sample_left;
     for (int i = 0; i <= steps; i++) {
         double gray = i == steps ? e->gray_to : e->gray_from + i * gstep;
-        pv_fitem *it = add_item(f, PV_FI_POINT, PV_FRAME_FRONT);
+        pv_fitem *it = pv_lay_item(f, PV_FI_POINT, PV_FRAME_FRONT);
         if (!it) return;
         it->n = 1;
         it->x[0] = i == 0 ? x1 : i == steps ? xl + k->sample_right : x1 + (int)(i * step + 0.5);
@@ -848,7 +859,7 @@ static void gradient_points(pv_frame *f, const pv_frame_spec *s, const key_geom 
     }
 }
 
-static void key_sample(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
+void pv_lay_key_sample(pv_frame *f, const pv_frame_spec *s, const pv_lay_key_geom *k,
                        const pv_key_entry *e, int xl, int yl)
 {
     pv_fitem *it;
@@ -860,12 +871,12 @@ static void key_sample(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
         return;
     }
     if (e->sample == PV_KS_LINEPOINT) /* the line, then the point over it */
-        add_line(f, PV_FRAME_FRONT, xl + k->sample_left, yl, xl + k->sample_right, yl, e->argb,
+        pv_lay_line(f, PV_FRAME_FRONT, xl + k->sample_left, yl, xl + k->sample_right, yl, e->argb,
                  e->lw > 0 ? e->lw : 1.0);
     switch (e->sample) {
     case PV_KS_LINEPOINT:
     case PV_KS_POINT:
-        it = add_item(f, PV_FI_POINT, PV_FRAME_FRONT);
+        it = pv_lay_item(f, PV_FI_POINT, PV_FRAME_FRONT);
         if (!it) return;
         it->n = 1;
         it->x[0] = xl + k->point_offset;
@@ -876,12 +887,12 @@ static void key_sample(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
         it->lw = e->lw > 0 ? e->lw : 1.0;
         break;
     case PV_KS_LINE:
-        add_line(f, PV_FRAME_FRONT, xl + k->sample_left, yl, xl + k->sample_right, yl, e->argb,
+        pv_lay_line(f, PV_FRAME_FRONT, xl + k->sample_left, yl, xl + k->sample_right, yl, e->argb,
                  e->lw > 0 ? e->lw : 1.0);
         break;
     case PV_KS_BOX:
         if (k->sample_right - k->sample_left <= 0) return;
-        it = add_item(f, PV_FI_BOX, PV_FRAME_FRONT);
+        it = pv_lay_item(f, PV_FI_BOX, PV_FRAME_FRONT);
         if (!it) return;
         it->n = 2;
         it->x[0] = xl + k->sample_left;
@@ -894,7 +905,7 @@ static void key_sample(pv_frame *f, const pv_frame_spec *s, const key_geom *k,
             int ys[5] = {it->y[0], it->y[0], it->y[1], it->y[1], it->y[0]};
             double lw = e->lw > 0 ? e->lw : 1.0;
             for (int j = 0; j < 4; j++) {
-                add_line(f, PV_FRAME_FRONT, xs[j], ys[j], xs[j + 1], ys[j + 1], e->border_argb, lw);
+                pv_lay_line(f, PV_FRAME_FRONT, xs[j], ys[j], xs[j + 1], ys[j + 1], e->border_argb, lw);
                 if (!f->failed) f->items[f->n - 1].chain = j > 0;
             }
         }
@@ -908,7 +919,7 @@ static void key(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
 {
     if (!s->key_on) return;
     const pv_termdim *t = &f->term;
-    key_geom k;
+    pv_lay_key_geom k;
     /* the plot bounds; in a map, gnuplot's 2D-like bounds: the map's box */
     int bl = v->xleft, br = v->xright, bb = v->ybot, bt = v->ytop;
     if (v->map) bl = v->map_left, br = v->map_right, bb = v->map_bottom, bt = v->map_top;
@@ -925,12 +936,12 @@ static void key(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
         int xs[5] = {xleft, xleft, xleft + k.width, xleft + k.width, xleft};
         int ys[5] = {ytop - k.height, ytop, ytop, ytop - k.height, ytop - k.height};
         for (int j = 0; j < 4; j++) {
-            add_line(f, PV_FRAME_FRONT, xs[j], ys[j], xs[j + 1], ys[j + 1], s->border_rgb,
+            pv_lay_line(f, PV_FRAME_FRONT, xs[j], ys[j], xs[j + 1], ys[j + 1], s->border_rgb,
                      s->border_lw * t->linewidth);
             if (!f->failed) f->items[f->n - 1].chain = j > 0;
         }
         /* gnuplot also rules off the (here empty) key title: a second top edge */
-        add_line(f, PV_FRAME_FRONT, xleft, ytop, xleft + k.width, ytop, s->border_rgb,
+        pv_lay_line(f, PV_FRAME_FRONT, xleft, ytop, xleft + k.width, ytop, s->border_rgb,
                  s->border_lw * t->linewidth);
     }
     int xl = xleft + k.size_left;
@@ -939,13 +950,15 @@ static void key(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
         const pv_key_entry *e = &s->key[i];
         if (!e->title || !*e->title) continue;
         int first = f->n;
+        bool enh = pv_lay_noenh(f, e->noenhanced);
         if (s->key_left_just)
-            add_multiline(f, PV_FRAME_FRONT, xl + k.text_left, yl, e->title, PV_JUST_LEFT, false,
+            pv_lay_multiline(f, PV_FRAME_FRONT, xl + k.text_left, yl, e->title, PV_JUST_LEFT, false,
                           0);
         else
-            add_multiline(f, PV_FRAME_FRONT, xl + k.text_right, yl, e->title, PV_JUST_RIGHT,
+            pv_lay_multiline(f, PV_FRAME_FRONT, xl + k.text_right, yl, e->title, PV_JUST_RIGHT,
                           false, 0);
-        key_sample(f, s, &k, e, xl, yl);
+        f->enhanced = enh;
+        pv_lay_key_sample(f, s, &k, e, xl, yl);
         for (int j = first; e->behind && !f->failed && j < f->n; j++)
             f->items[j].layer = PV_FRAME_BACK;
         if (++count >= k.rows) {
@@ -967,7 +980,7 @@ static void key(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
 static bool gradient(pv_frame *f, const pv_pal *pal, int x0, int y0, int x1, int y1,
                      double opacity, double density)
 {
-    pv_fitem *it = add_item(f, PV_FI_GRADIENT, PV_FRAME_FRONT);
+    pv_fitem *it = pv_lay_item(f, PV_FI_GRADIENT, PV_FRAME_FRONT);
     if (!it) return false;
     if (opacity < 1.0) it->argb = (uint32_t)(255.0 * (1.0 - opacity) + 0.5) << 24;
     int steps = CBOX_STEPS;
@@ -1069,21 +1082,21 @@ static void colorbox_tics(pv_frame *f, const pv_frame_spec *s, int x0, int y0, i
     for (int i = 0; i < cb->ntics; i++) {
         double place = pv_pal_cb_frac(s->pal, cb->tic_pos[i], s->cbmin, s->cbmax);
         int y = (int)(y0 + place * (y1 - y0));
-        add_line(f, PV_FRAME_FRONT, x1, y, x1 + cblen, y, s->border_rgb, lw);
+        pv_lay_line(f, PV_FRAME_FRONT, x1, y, x1 + cblen, y, s->border_rgb, lw);
         const char *text = cb->tic_text ? cb->tic_text[i] : NULL;
         if (text) {
             int x3 = x1 + t->h_char + (cblen > 0 ? cblen : 0);
-            add_multiline(f, PV_FRAME_FRONT, x3, y, text, PV_JUST_LEFT, true, 0);
+            pv_lay_multiline(f, PV_FRAME_FRONT, x3, y, text, PV_JUST_LEFT, true, 0);
         }
-        if (cb->mirror) add_line(f, PV_FRAME_FRONT, x0, y, x0 - cblen, y, s->border_rgb, lw);
+        if (cb->mirror) pv_lay_line(f, PV_FRAME_FRONT, x0, y, x0 - cblen, y, s->border_rgb, lw);
     }
     /* minor tics (gnuplot's default on a log axis): the same marks, shorter, no labels */
     int mlen = (int)((cb->tic_in ? -1 : 1) * cb->minor_scale * t->h_tic);
     for (int i = 0; i < cb->nminor; i++) {
         double place = pv_pal_cb_frac(s->pal, cb->minor_pos[i], s->cbmin, s->cbmax);
         int y = (int)(y0 + place * (y1 - y0));
-        add_line(f, PV_FRAME_FRONT, x1, y, x1 + mlen, y, s->border_rgb, lw);
-        if (cb->mirror) add_line(f, PV_FRAME_FRONT, x0, y, x0 - mlen, y, s->border_rgb, lw);
+        pv_lay_line(f, PV_FRAME_FRONT, x1, y, x1 + mlen, y, s->border_rgb, lw);
+        if (cb->mirror) pv_lay_line(f, PV_FRAME_FRONT, x0, y, x0 - mlen, y, s->border_rgb, lw);
     }
 }
 
@@ -1098,17 +1111,21 @@ static void colorbox_label(pv_frame *f, const pv_frame_spec *s, bool tics, int x
     int widest = 0;
     /* gnuplot counts the tic labels only for tics on the border (not `set tics axis`) */
     for (int i = 0; tics && !cb->on_axis && cb->tic_text && i < cb->ntics; i++)
-        if (cb->tic_text[i] && text_len(cb->tic_text[i]) > widest)
-            widest = text_len(cb->tic_text[i]);
+        if (cb->tic_text[i] && pv_lay_text_len(cb->tic_text[i]) > widest)
+            widest = pv_lay_text_len(cb->tic_text[i]);
     int dx, dy;
-    label_offset(t, cb->label_offset, &dx, &dy);
+    pv_lay_label_offset(t, cb->label_offset, &dx, &dy);
     int x = x1 + (int)((widest + 1.5) * t->h_char) + (cblen > 0 ? cblen : 0);
-    add_text(f, PV_FRAME_FRONT, x + dx, ymid + dy, cb->label, PV_JUST_CENTRE, cb->label_argb);
+    {
+        bool enh = pv_lay_noenh(f, cb->label_noenhanced);
+        pv_lay_text(f, PV_FRAME_FRONT, x + dx, ymid + dy, cb->label, PV_JUST_CENTRE, cb->label_argb);
+        f->enhanced = enh;
+    }
     if (!f->failed && f->n > 0 && f->items[f->n - 1].kind == PV_FI_TEXT)
         f->items[f->n - 1].angle = 90.0;
 }
 
-static void colorbox(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
+void pv_lay_colorbox(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
 {
     if (!s->colorbox || !s->pal) return;
     const pv_frame_axis *cb = &s->axis[PV_FAX_CB];
@@ -1117,7 +1134,7 @@ static void colorbox(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     int cblen = (int)((cb->tic_in ? -1 : 1) * cb->ticscale * f->term.h_tic);
     if (!gradient(f, s->pal, x0, y0, x1, y1, s->cbox_opacity, s->cbox_density)) return;
     if (s->colorbox_border) { /* one polyline from the bottom left, not closed by a join */
-        pv_fitem *b = add_item(f, PV_FI_PATH, PV_FRAME_FRONT);
+        pv_fitem *b = pv_lay_item(f, PV_FI_PATH, PV_FRAME_FRONT);
         if (b) {
             int xs[4] = {x0, x1, x1, x0}, ys[4] = {y0, y0, y1, y1};
             b->n = 4;
@@ -1152,9 +1169,13 @@ static void title(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
         y = (int)(v->map_top + tics_len + (lines + 0.5) * f->term.v_char);
     }
     int dx, dy;
-    label_offset(&f->term, s->title_offset, &dx, &dy);
-    add_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, s->title, PV_JUST_CENTRE, false,
-                  s->title_argb);
+    pv_lay_label_offset(&f->term, s->title_offset, &dx, &dy);
+    {
+        bool enh = pv_lay_noenh(f, s->title_noenhanced);
+        pv_lay_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, s->title, PV_JUST_CENTRE, false,
+                      s->title_argb);
+        f->enhanced = enh;
+    }
 }
 
 /* ---- public ------------------------------------------------------------------------ */
@@ -1210,12 +1231,18 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
 {
     pv_frame_fini(f);
     f->term = v->term;
+    f->enhanced = s->enhanced;
     if (f->term.linewidth <= 0.0) f->term.linewidth = 1.0;
+    if (v->plot2d) {
+        pv_lay_build_2d(f, s, v);
+        if (f->failed) pv_frame_fini(f);
+        return !f->failed;
+    }
     /* gnuplot puts tics with the back part for views from above, else with the front */
     pv_frame_layer tic_layer = v->rot_x <= 90.0 ? PV_FRAME_BACK : PV_FRAME_FRONT;
     if (v->map) tic_layer = PV_FRAME_FRONT; /* as in 2D: with the (default front) grid layer */
 
-    rects(f, s, -1);
+    pv_lay_rects(f, s, -1);
     border(f, s, v, false);
     grid(f, s, v, PV_FRAME_BACK, tic_layer);
     if (tic_layer == PV_FRAME_BACK) {
@@ -1224,9 +1251,9 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     }
     z_tics(f, s, v, PV_FRAME_BACK);
     zero_axes(f, s, v, PV_FRAME_BACK);
-    rects(f, s, 0);
-    arrows(f, s, v, false);
-    labels(f, s, v, false);
+    pv_lay_rects(f, s, 0);
+    pv_lay_arrows(f, s, v, false);
+    pv_lay_labels(f, s, v, false);
 
     /* in a map the key sits inside the box: gnuplot draws each entry before its plot,
      * so the data cover it (pvox: the whole key behind the data) */
@@ -1239,10 +1266,10 @@ bool pv_frame_build(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     edge_label(f, s, v, PV_FAX_Y);
     zero_axes(f, s, v, PV_FRAME_FRONT);
     z_label(f, s, v);
-    colorbox(f, s, v);
-    rects(f, s, 1);
-    arrows(f, s, v, true);
-    labels(f, s, v, true);
+    pv_lay_colorbox(f, s, v);
+    pv_lay_rects(f, s, 1);
+    pv_lay_arrows(f, s, v, true);
+    pv_lay_labels(f, s, v, true);
     title(f, s, v);
 
     if (f->failed) {

@@ -235,6 +235,30 @@ void pv_view3d_setup(pv_view3d *v, const pv_view3d_params *p)
     v->zmin = p->zmin;
     v->zmax = p->zmax;
     v->map = p->map;
+    if (p->plot2d) { /* linear: see pv_view_map */
+        v->plot2d = true;
+        v->box2d = p->box2d;
+        v->xleft = p->box2d.xleft, v->xright = p->box2d.xright;
+        v->ybot = p->box2d.ybot, v->ytop = p->box2d.ytop;
+        v->map_left = v->xleft, v->map_right = v->xright;
+        v->map_bottom = v->ybot, v->map_top = v->ytop;
+        v->xmiddle = (v->xleft + v->xright) / 2;
+        v->ymiddle = (v->ybot + v->ytop) / 2;
+        v->xscaler = v->xright - v->xleft > 0 ? v->xright - v->xleft : 1;
+        v->yscaler = v->ytop - v->ybot > 0 ? v->ytop - v->ybot : 1;
+        v->xyscaler = sqrt((double)v->xscaler * (double)v->yscaler);
+        v->floor_z = v->base_z = p->zmin;
+        v->ceiling_z = p->zmax;
+        v->zscale3d = 2.0 / (p->zmax - p->zmin);
+        v->xscale3d = 2.0 / (p->xmax - p->xmin);
+        v->yscale3d = 2.0 / (p->ymax - p->ymin);
+        mat_unit(v->mat);
+        v->zaxis_x = v->back_x = v->yaxis_x = p->xmin;
+        v->right_x = v->front_x = p->xmax;
+        v->zaxis_y = v->front_y = p->ymax;
+        v->right_y = v->back_y = v->xaxis_y = p->ymin;
+        return;
+    }
     pv_view3d_params q = *p;
     if (p->map) { /* looking down z; gnuplot's rot_x 180 and flipped y give the same x, y */
         q.rot_x = q.rot_z = q.azimuth = 0.0;
@@ -261,6 +285,14 @@ void pv_view3d_setup(pv_view3d *v, const pv_view3d_params *p)
 void pv_view_map(const pv_view3d *v, double x, double y, double z, double *vx, double *vy,
                  double *vz)
 {
+    if (v->plot2d) { /* terminal x = xleft + (x - xmin) * (xright - xleft) / (xmax - xmin) */
+        double tx = v->xleft + (x - v->xmin) * (v->xright - v->xleft) / (v->xmax - v->xmin);
+        double ty = v->ybot + (y - v->ymin) * (v->ytop - v->ybot) / (v->ymax - v->ymin);
+        *vx = (tx - v->xmiddle) / v->xscaler;
+        *vy = (ty - v->ymiddle) / v->yscaler;
+        *vz = (z - v->floor_z) * v->zscale3d - 1.0;
+        return;
+    }
     double V[4] = {(x - v->xmin) * v->xscale3d + v->xcenter3d - 1.0,
                    (y - v->ymin) * v->yscale3d + v->ycenter3d - 1.0,
                    (z - v->floor_z) * v->zscale3d + v->zcenter3d - 1.0, 1.0};

@@ -112,7 +112,7 @@ static size_t scan_first(const pv_scene_elem *e, size_t k)
 
 static bool is_grid(const pv_scene_elem *e)
 {
-    if (e->nscan < 2) return false;
+    if (e->nscan < 2 || e->plot2d) return false; /* a 2D plot's curves: no cross lines */
     if (e->grid_scans > 0 && e->grid_scans < e->nscan) return false; /* cross lines given */
     size_t n = e->scan[0];
     for (size_t k = 1; k < e->nscan; k++)
@@ -120,15 +120,68 @@ static bool is_grid(const pv_scene_elem *e)
     return n > 0;
 }
 
+static bool inside(const line_draw *D, const double *v)
+{
+    for (int k = 0; k < 3; k++)
+        if (!(v[k] >= D->lo[k] && v[k] <= D->hi[k])) return false;
+    return true;
+}
+
+/* The join at row j between the segments from row i and to row k of one polyline of a
+ * fixed colour: pngcairo strokes such a line as one path with mitred joins (cairo's
+ * miter limit 10, a bevel beyond), so the wedge between the two butt ends on the outer
+ * side of the turn is filled. It lies wholly in the slab of row j (one rank draws it). */
+static pv_status join(line_draw *D, size_t i, size_t j, size_t k, uint64_t item)
+{
+    const pv_scene_elem *e = D->e;
+    const double *u = e->vals + i * (size_t)e->ncols, *p = e->vals + j * (size_t)e->ncols,
+                 *v = e->vals + k * (size_t)e->ncols;
+    if (!finite3(u) || !finite3(p) || !finite3(v) || !inside(D, u) || !inside(D, p) ||
+        !inside(D, v))
+        return PV_OK;
+    double ux, uy, ud, px, py, pd, vx, vy, vd;
+    pv_view_project(D->F->view, u[0], u[1], u[2], &ux, &uy, &ud);
+    pv_view_project(D->F->view, p[0], p[1], p[2], &px, &py, &pd);
+    pv_view_project(D->F->view, v[0], v[1], v[2], &vx, &vy, &vd);
+    double d1x = px - ux, d1y = py - uy, d2x = vx - px, d2y = vy - py;
+    double l1 = hypot(d1x, d1y), l2 = hypot(d2x, d2y);
+    if (!(l1 > 1e-6) || !(l2 > 1e-6)) return PV_OK;
+    d1x /= l1, d1y /= l1, d2x /= l2, d2y /= l2;
+    double cross = d1x * d2y - d1y * d2x;
+    if (fabs(cross) < 1e-6) return PV_OK; /* straight on (or straight back) */
+    double h = 0.5 * (double)D->width;
+    /* the outer offsets: away from where the other segment goes */
+    double n1x = -d1y, n1y = d1x, n2x = -d2y, n2y = d2x;
+    double s1 = n1x * d2x + n1y * d2y < 0.0 ? h : -h;
+    double s2 = n2x * d1x + n2y * d1y > 0.0 ? h : -h;
+    double ax = px + s1 * n1x, ay = py + s1 * n1y, bx = px + s2 * n2x, by = py + s2 * n2y;
+    /* the mitre tip: a + t d1 = b + w d2 */
+    double t = ((bx - ax) * d2y - (by - ay) * d2x) / cross;
+    double tx = ax + t * d1x, ty = ay + t * d1y;
+    float x[4], y[4], dep[4];
+    double wz[4];
+    int n = 0;
+    x[n] = (float)px, y[n++] = (float)py;
+    x[n] = (float)ax, y[n++] = (float)ay;
+    if (hypot(tx - px, ty - py) <= 10.0 * h) x[n] = (float)tx, y[n++] = (float)ty;
+    x[n] = (float)bx, y[n++] = (float)by;
+    for (int q = 0; q < n; q++) dep[q] = (float)pd, wz[q] = p[2];
+    return pv_raster_add_polygon(D->ctx, D->r, n, x, y, dep, wz, 0u, D->fixed, D->base | item);
+}
+
 static pv_status draw_polylines(line_draw *D)
 {
     const pv_scene_elem *e = D->e;
     pv_status st = PV_OK;
     /* item numbers: the scans' segments by their first row, then the cross lines after
-     * every row (distinct and the same on every rank) */
+     * every row (distinct and the same on every rank); a join takes the number of the
+     * segment after it (same colour: their order does not change the picture) */
     for (size_t k = 0; k < e->nscan && st == PV_OK; k++)
-        for (size_t i = scan_first(e, k); i + 1 < e->scan[k] && st == PV_OK; i++)
+        for (size_t i = scan_first(e, k); i + 1 < e->scan[k] && st == PV_OK; i++) {
             st = row_segment(D, i, i + 1, i);
+            if (st == PV_OK && !D->varies && i > scan_first(e, k))
+                st = join(D, i - 1, i, i + 1, i);
+        }
     if (st != PV_OK || !is_grid(e)) return st;
     size_t n = e->scan[0];
     for (size_t k = 0; k + 1 < e->nscan && st == PV_OK; k++)
@@ -209,15 +262,17 @@ static pv_status draw_vectors(line_draw *D)
 static pv_status draw_impulses(line_draw *D)
 {
     const pv_scene_elem *e = D->e;
+    int ax = e->plot2d ? 1 : 2; /* from z = 0, in 2D from y = 0, inside the range */
     double base = 0.0;
-    if (base < D->lo[2]) base = D->lo[2];
-    if (base > D->hi[2]) base = D->hi[2];
+    if (base < D->lo[ax]) base = D->lo[ax];
+    if (base > D->hi[ax]) base = D->hi[ax];
     pv_status st = PV_OK;
     for (size_t i = 0; i < e->nrows && st == PV_OK; i++) {
         const double *v = e->vals + i * (size_t)e->ncols;
         if (!finite3(v)) continue;
-        if (v[0] < D->lo[0] || v[0] > D->hi[0] || v[1] < D->lo[1] || v[1] > D->hi[1]) continue;
-        double a[3] = {v[0], v[1], base};
+        bool y_out = v[1] < D->lo[1] || v[1] > D->hi[1]; /* 2D: clipped at the y range */
+        if (v[0] < D->lo[0] || v[0] > D->hi[0] || (y_out && !e->plot2d)) continue;
+        double a[3] = {v[0], e->plot2d ? base : v[1], e->plot2d ? v[2] : base};
         pv_rgba8 c = D->fixed;
         if (D->varies)
             c = pv_scene_item_color(D->F->colors, e, cval_of(D, v),

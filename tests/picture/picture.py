@@ -906,7 +906,8 @@ def fidelity_checks(a, work, items, scenes, w, h, term):
     for (kind, _), s in zip(items, scenes):
         sb = run_gnuplot(a, work, s, "svg size %d,%d" % (w, h), s + ".svg")
         gb = run_gnuplot(a, work, s, term, s + ".gnuplot.png")
-        with open(os.path.join(work, s + ".svg")) as f:
+        # gnuplot writes {/Symbol} bytes into the SVG as they are (not UTF-8)
+        with open(os.path.join(work, s + ".svg"), encoding="utf-8", errors="replace") as f:
             svg = f.read()
         pvox_img = read_rgb(os.path.join(work, s + ".png"))
         gp_img = read_rgb(os.path.join(work, s + ".gnuplot.png"))

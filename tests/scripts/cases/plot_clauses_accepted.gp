@@ -1,7 +1,7 @@
 # plot clauses gnuplot 5.4 takes and pvox reads: style abbreviations (`w e` is
 # errorbars), `with labels` options, `fc ls N` / `fc lt N` (pm3d), `bins`, piecewise
 # sample ranges with `*`, a dummy-variable range, open iteration, `lt black`; each kind
-# pvox does not draw is named once (2D plots are counted at the end)
+# pvox does not draw is named once (2D plots are drawn)
 set output "clauses.png"
 $d << EOD
 1 2 3
