@@ -77,6 +77,13 @@ typedef struct pv_data_opts {
     int text_entry;                /* 1-based using entry read as text (`with labels`): a
                                       bare column there that is not a number keeps its row
                                       (its text is in the point's row); 0: none */
+    int plot_dims;                 /* 2 (plot) or 3 (splot): the coordinates binary `array`
+                                      data generates, the fields before them filling the
+                                      ndefault columns without `using` (gnuplot's
+                                      df_extend_binary_columns); 0: 3 if ndefault >= 3 */
+    bool plane_z;                  /* splot of a 2D `array` in a style with two coordinate
+                                      columns (images): z is the plane counter (0), and
+                                      every field follows it (else z is the first field) */
 } pv_data_opts;
 
 /* Rows a share of a split iteration evaluates in a run (pv_data_opts.split_size). */

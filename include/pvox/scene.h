@@ -34,6 +34,7 @@ typedef enum pv_scene_kind {
     PV_SCENE_PM3D,           /* data with pm3d (a '++' sampled surface or gridded data) */
     PV_SCENE_ISO,            /* splot $grid with isosurface level L (drawn by pv_scene_iso) */
     PV_SCENE_LINES,          /* data with lines|linespoints|impulses */
+    PV_SCENE_IMAGE,          /* data with image|rgbimage|rgbalpha (scene/image.c) */
     PV_SCENE_SKIPPED         /* parsed, not drawn by this version: `why` says so */
 } pv_scene_kind;
 
@@ -80,6 +81,8 @@ typedef struct pv_scene_elem {
     bool plot2d;             /* a 2D plot's element: rows x y z with z its plot order
                                 (later plots in front), no cross lines, impulses from y=0 */
     double plot2d_z;         /* that z, for rows sampled later (functions) */
+    size_t image_k;          /* `with image`: points per image line when the source says
+                                (matrix, binary array); 0: found from the coordinates */
     char **texts;            /* `with labels`: one malloc'd text per row (NULL: none) */
     size_t ntexts, captexts;
     const char *why;         /* PV_SCENE_SKIPPED: what is not drawn (static text) */
@@ -191,6 +194,19 @@ pv_status pv_scene_draw_pm3d(pv_ctx *ctx, const pv_scene_frame *F, const pv_scen
 /* Data with lines, linespoints or impulses (scene/lines.c): segments clipped to the axis
  * box, cut at the slab planes by the raster. */
 pv_status pv_scene_draw_lines(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                              pv_raster *r);
+
+/* `with image|rgbimage|rgbalpha` (scene/image.c): the element's pixel grid as gnuplot's
+ * process_image finds it (K points a scan line, L lines; pixel (i, j) centred on origin
+ * + i*d0 + j*d1, row j*K + i). False if the rows form no 2 x 2 grid. */
+typedef struct pv_image_grid {
+    size_t K, L;
+    double origin[3], d0[3], d1[3];
+} pv_image_grid;
+bool pv_scene_image_grid(const pv_scene_elem *e, pv_image_grid *g);
+/* The four corners of pixel (i, j), in order around it. */
+void pv_scene_image_pixel(const pv_image_grid *g, size_t i, size_t j, double corner[4][3]);
+pv_status pv_scene_draw_image(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                               pv_raster *r);
 
 /* ---- voxel points (`splot $grid with points|dots above T`, GP-6) -------------------- */

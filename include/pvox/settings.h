@@ -95,6 +95,14 @@ typedef struct pv_range {
     double log_base;         /* its base, default 10 */
 } pv_range;
 
+/* One tic of a `set xtics ("label" pos {level}, ...)` list. */
+typedef struct pv_tic_mark {
+    double pos;
+    char *label;             /* owned; NULL: formatted as the automatic tics are; with a
+                                '%' it is the format of the position (gnuplot's gprintf) */
+    int level;               /* 0 major, 1 minor (no label) */
+} pv_tic_mark;
+
 typedef struct pv_tics {
     bool on;                 /* tics drawn on this axis */
     bool mirror;             /* mirrored on the opposite border */
@@ -109,7 +117,13 @@ typedef struct pv_tics {
     double rotate;           /* label rotation in degrees (0 = not rotated) */
     int just;                /* `left|center|right` of the labels: 0, 1, 2; -1 automatic */
     char *font;              /* tic label font, NULL = terminal's */
+    pv_tic_mark *user;       /* the tics of `set xtics (...)` lists, owned */
+    int nuser;
+    bool user_only;          /* a list given without `add`: no automatic tics */
 } pv_tics;
+
+/* Free a tic list (pv_tics.user) and empty it. */
+void pv_tics_user_free(pv_tics *t);
 
 /* Coordinate systems of a position (`first`, `graph`, `screen` ...). */
 typedef enum pv_coord_sys {
@@ -194,6 +208,7 @@ typedef enum pv_plot_style {
     PV_STYLE_LINES = 0, PV_STYLE_POINTS, PV_STYLE_LINESPOINTS, PV_STYLE_DOTS,
     PV_STYLE_IMPULSES, PV_STYLE_PM3D, PV_STYLE_SURFACE, PV_STYLE_ISOSURFACE,
     PV_STYLE_VECTORS, PV_STYLE_LABELS,
+    PV_STYLE_IMAGE, PV_STYLE_RGBIMAGE, PV_STYLE_RGBALPHA, /* pixels from the data's grid */
     PV_STYLE_OTHER   /* a gnuplot style pvox does not draw (boxes, image, ...) */
 } pv_plot_style;
 

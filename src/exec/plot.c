@@ -226,6 +226,9 @@ static pv_plot_style style_of(const char *name)
     if (!strcmp(name, "isosurface")) return PV_STYLE_ISOSURFACE;
     if (!strcmp(name, "vec$tors")) return PV_STYLE_VECTORS;
     if (!strcmp(name, "labels")) return PV_STYLE_LABELS;
+    if (!strcmp(name, "ima$ge")) return PV_STYLE_IMAGE;
+    if (!strcmp(name, "rgbima$ge")) return PV_STYLE_RGBIMAGE;
+    if (!strcmp(name, "rgba$lpha")) return PV_STYLE_RGBALPHA;
     return PV_STYLE_OTHER;
 }
 
@@ -588,6 +591,9 @@ static pv_scene_kind data_kind(pv_plot_style st)
     case PV_STYLE_VECTORS:
     case PV_STYLE_IMPULSES: return PV_SCENE_LINES;
     case PV_STYLE_PM3D: return PV_SCENE_PM3D;
+    case PV_STYLE_IMAGE:
+    case PV_STYLE_RGBIMAGE:
+    case PV_STYLE_RGBALPHA: return PV_SCENE_IMAGE;
     default: return PV_SCENE_SKIPPED;
     }
 }
@@ -671,7 +677,11 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
      * texts need the rows themselves: not evaluated in shares); in 2D x:y, x:y:dx:dy,
      * x:y:text */
     int ndefault = rs->style == PV_STYLE_VECTORS ? 6 : rs->style == PV_STYLE_LABELS ? 4 : 3;
+    if (re->kind == PV_SCENE_IMAGE) /* x:y:z:value, x:y:z:r:g:b{:a} */
+        ndefault = rs->style == PV_STYLE_IMAGE ? 4 : rs->style == PV_STYLE_RGBIMAGE ? 6 : 7;
     if (p2) ndefault -= rs->style == PV_STYLE_VECTORS ? 2 : 1;
+    in.opts.plot_dims = p2 ? 2 : 3;
+    in.opts.plane_z = re->kind == PV_SCENE_IMAGE;
     if (rs->style == PV_STYLE_LABELS) {
         in.opts.text_entry = p2 ? 3 : 4;
         st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault,
@@ -683,6 +693,13 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     free(in.data);
     if (st == PV_ENOMEM) st = pv_err(I->ctx, PV_ENOMEM, "out of memory reading plot data");
     if (st == PV_OK) st = pv_scene_end_scan(I->ctx, re); /* close the last scan line */
+    /* an image's line length: the array's points per line, a matrix's row */
+    if (st == PV_OK && re->kind == PV_SCENE_IMAGE) {
+        if (ds->binary && ds->bin.generate && ds->bin.dim[0] > 1 && ds->bin.dim[1] != 0)
+            re->image_k = (size_t)ds->bin.dim[0];
+        else if (ds->matrix != PV_MATRIX_NONE && re->nscan >= 2 && re->scan[0] >= 2)
+            re->image_k = re->scan[0];
+    }
     return st;
 }
 

@@ -112,8 +112,24 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
             if (el->st.lp.lc.kind == PV_COLOR_PALETTE_Z) fr->uses_palette = true;
             continue;
         }
+        if (el->kind == PV_SCENE_IMAGE && plot2d) {
+            /* gnuplot autoscales a 2D image to its outer pixel edges (in 3D: to the
+             * pixel centres, as other data) */
+            pv_image_grid g;
+            if (pv_scene_feeds_cb(el)) fr->uses_palette = true;
+            if (!pv_scene_image_grid(el, &g)) continue;
+            size_t ci[2] = {0, g.K - 1}, cj[2] = {0, g.L - 1};
+            for (int u = 0; u < 2; u++)
+                for (int w = 0; w < 2; w++) {
+                    double px[4][3];
+                    pv_scene_image_pixel(&g, ci[u], cj[w], px);
+                    for (int q = 0; q < 4; q++)
+                        for (int a = 0; a < 3; a++) acc_add(&acc[a], px[q][a]);
+                }
+            continue;
+        }
         if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_PM3D &&
-            el->kind != PV_SCENE_LINES)
+            el->kind != PV_SCENE_LINES && el->kind != PV_SCENE_IMAGE)
             continue;
         if (pv_scene_feeds_cb(el)) fr->uses_palette = true;
         bool vectors = el->st.style == PV_STYLE_VECTORS && el->ncols >= 6;
@@ -140,11 +156,14 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
     bool cb_log = I->set->range[PV_AX_CB].log;
     for (int k = 0; k < n; k++) {
         const pv_scene_elem *el = &e[k];
+        /* rgb pixels: in 3D gnuplot autoscales cb over their red column too */
+        bool rgb_image = el->kind == PV_SCENE_IMAGE && !pv_scene_feeds_cb(el);
+        if (rgb_image && (plot2d || el->ncols < 4)) continue;
         if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_PM3D &&
-            el->kind != PV_SCENE_LINES)
+            el->kind != PV_SCENE_LINES && el->kind != PV_SCENE_IMAGE)
             continue;
         pv_color_kind lk = el->st.lp.lc.kind;
-        if (el->kind != PV_SCENE_PM3D &&
+        if (el->kind != PV_SCENE_PM3D && el->kind != PV_SCENE_IMAGE &&
             (lk == PV_COLOR_RGB_VARIABLE || lk == PV_COLOR_VARIABLE))
             continue;
         pv_scene_cols kc = pv_scene_columns(el);
@@ -152,7 +171,7 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
         cb_from_data = true;
         for (size_t r = 0; r < el->nrows; r++) {
             const double *v = el->vals + r * (size_t)el->ncols;
-            double cv = kc.color >= 0 ? v[kc.color] : v[2];
+            double cv = rgb_image ? v[3] : kc.color >= 0 ? v[kc.color] : v[2];
             if (in_ranges(fr, v) && (!cb_log || cv > 0)) acc_add(&acc[3], cv);
         }
     }
@@ -170,6 +189,14 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
         }
     }
     finish_axis(I, PV_AX_CB, acc[3], &fr->min[3], &fr->max[3], &fr->step[3]);
+    if (plot2d && !I->set->colorbox.on && acc[3].lo <= acc[3].hi) {
+        /* gnuplot extends a 2D plot's cb range to its tics only when it draws the colour
+         * box (measured: `unset colorbox` keeps the data's extremes) */
+        double lo, hi;
+        pv_exec_autoscale_ends(cr, acc[3].lo, acc[3].hi, &lo, &hi);
+        if (cr->auto_min) fr->min[3] = lo;
+        if (cr->auto_max) fr->max[3] = hi;
+    }
     fr->cb_log = cb_log && fr->min[3] > 0 && fr->max[3] > 0;
 }
 
@@ -232,11 +259,21 @@ static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int a
     }
     pv_ticks_setup(&ta);
     if (step > 0 && !ta.has_incr && !(ax == PV_AX_CB && F->cb_log)) ta.step = step;
-    int nt = pv_ticks_list(&ta, F->tic_pos[ax], 64);
+    int nt = tc->user_only ? 0 : pv_ticks_list(&ta, F->tic_pos[ax], 64);
     if (nt > 64) nt = 64;
     char fbuf[64];
     const char *fmt = pv_ticks_format(&ta, tc->format ? tc->format : "% h", fbuf, sizeof fbuf);
     for (int k = 0; k < nt; k++) F->tic_text[ax][k] = pv_gprintf(I->ctx, fmt, F->tic_pos[ax][k]);
+    /* `set xtics (...)`: the listed major tics inside the range, their labels as given
+     * (a label with '%' formats the position); minor ones are not drawn */
+    for (int k = 0; k < tc->nuser && nt < 64; k++) {
+        const pv_tic_mark *m = &tc->user[k];
+        if (m->level != 0 || !(m->pos >= fmin(lo, hi) && m->pos <= fmax(lo, hi))) continue;
+        F->tic_pos[ax][nt] = m->pos;
+        F->tic_text[ax][nt++] = !m->label              ? pv_gprintf(I->ctx, fmt, m->pos)
+                                : strchr(m->label, '%') ? pv_gprintf(I->ctx, m->label, m->pos)
+                                                        : strdup(m->label);
+    }
     if (ax == PV_AX_CB) { /* a log colour axis has gnuplot's default minor tics */
         int nm = pv_ticks_minor(&ta, F->minor_pos, 256);
         fa->nminor = nm > 256 ? 256 : nm;
@@ -620,8 +657,8 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
             for (int j = k; s->view.map && j < n && !ke->behind; j++)
                 ke->behind = e[j].kind == PV_SCENE_PM3D || e[j].kind == PV_SCENE_ISO;
             ke->lw = el->st.lp.lw;
-            if (el->kind == PV_SCENE_PM3D) {
-                ke->sample = PV_KS_NONE; /* gnuplot 5.4 draws no sample for pm3d */
+            if (el->kind == PV_SCENE_PM3D || el->kind == PV_SCENE_IMAGE) {
+                ke->sample = PV_KS_NONE; /* gnuplot 5.4 draws no sample for pm3d, images */
             } else if (el->kind == PV_SCENE_ISO) {
                 /* a box in the front colour, outlined in it (gnuplot's isosurface key) */
                 ke->sample = PV_KS_BOX;

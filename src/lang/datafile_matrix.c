@@ -85,7 +85,8 @@ static bool is_sep(const pv_data_opts *o, char ch)
                         : isspace((unsigned char)ch) != 0;
 }
 
-/* One field's value: the number at its start, NaN when it is not one (or missing). */
+/* One field's value: the number at its start, 0 when it is not one (gnuplot reads matrix
+ * fields with atof: "Junk" is 0, measured), NaN when it is the missing-data mark. */
 static double field_value(const pv_data_opts *o, const char *s, const char *end, bool *bad)
 {
     if (o->missing && *o->missing) {
@@ -98,7 +99,7 @@ static double field_value(const pv_data_opts *o, const char *s, const char *end,
     buf[n] = '\0';
     char *e = NULL;
     double d = strtod(buf, &e);
-    if (e == buf) return *bad = true, DNAN;
+    if (e == buf) return 0.0;
     if (isnan(d)) *bad = true;
     return d;
 }

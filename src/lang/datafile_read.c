@@ -753,6 +753,11 @@ static void walk_default_columns(iter *it, int ndefault)
         n = ndefault >= 3 ? 3 : ndefault == 2 ? 2 : 1;
         if (n == 2) cols[1] = 3;
         if (n == 1) cols[0] = 3;
+    } else if (ds->bin.generate && it->opts && it->opts->plot_dims > 0) {
+        /* the fields after the generated coordinates fill the style's columns */
+        n = ndefault - it->opts->plot_dims;
+        if (n < 1) n = 1;
+        if (n > PV_USING_MAX) n = PV_USING_MAX;
     } else {
         n = ds->bin.generate ? 1 : ndefault < 1 ? 1 : ndefault > 3 ? 3 : ndefault;
     }
@@ -761,7 +766,7 @@ static void walk_default_columns(iter *it, int ndefault)
     for (int k = 0; k < n; k++) {
         memset(&it->use[k], 0, sizeof it->use[k]);
         it->use[k].kind = PV_USE_COLUMN;
-        it->use[k].column = cols[k];
+        it->use[k].column = k < 3 ? cols[k] : k + 1;
     }
 }
 
@@ -805,6 +810,8 @@ static pv_status walk_one(iter *it, const pv_df_record *rec, int64_t r, bool spl
         if (mat) zero = v[2] > -2147483648.0 && v[2] < 2147483648.0 ? (int64_t)v[2] : INT32_MIN;
         pv_row row = {rec->ncols, v, NULL, NULL, zero, line, r};
         it->npre = pv_df_generated(it->ds, v, m, n, splot, it->pre);
+        if (splot && it->opts && it->opts->plane_z && it->npre == 3 && it->ds->bin.dim[1] != 0)
+            it->pre[2] = 0.0; /* gnuplot's third scan counter: one plane */
         it->cur_point = point;
         st = emit_row(it, &row, NULL);
         any = true;
@@ -815,7 +822,7 @@ static pv_status walk_one(iter *it, const pv_df_record *rec, int64_t r, bool spl
 static pv_status walk_records(iter *it, const char *text, size_t len, int ndefault)
 {
     const pv_data_spec *ds = it->ds;
-    bool splot = ndefault >= 3;
+    bool splot = it->opts && it->opts->plot_dims > 0 ? it->opts->plot_dims == 3 : ndefault >= 3;
     if (ds->nusing == 0) walk_default_columns(it, ndefault);
     pv_df_records R = {NULL, 0, 0};
     pv_status st = PV_OK;
@@ -933,7 +940,7 @@ pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_
                              const char *text, size_t len, const pv_sampling *samp,
                              int ndefault, bool use_batch, pv_data_event_fn fn, void *ud)
 {
-    static const pv_data_opts defaults = {NULL, NULL, NULL, false, {NULL, NULL}, 0, 0, 0};
+    static const pv_data_opts defaults = {NULL, NULL, NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
     static const pv_sampling nosamp = {100, 100, 10, 10, -10.0, 10.0, -5.0, 5.0};
     iter *it = calloc(1, sizeof *it);
     pv_ctx *ctx = pv_env_ctx(env);

@@ -1049,7 +1049,14 @@ static void colorbox_bounds(const pv_frame_spec *s, const pv_view3d *v, int *x0,
         }
         return;
     }
-    if (v->map) { /* as in 2D: graph position (1.025, 0), size (0.05, 1) of the map's box */
+    if (v->plot2d) { /* graph position (1.025, 0), size (0.05, 1) */
+        const pv_plot2d_box *b = &v->box2d;
+        double w = b->xright - b->xleft, h = b->ytop - b->ybot;
+        *x0 = (int)(b->xleft + 1.025 * w);
+        *y0 = b->ybot;
+        *x1 = (int)(0.05 * w + *x0);
+        *y1 = (int)(h + *y0);
+    } else if (v->map) { /* as in 2D: graph position (1.025, 0), size (0.05, 1) of the map's box */
         double w = v->map_right - v->map_left, h = v->map_top - v->map_bottom;
         *x0 = (int)(v->map_left + 1.025 * w) + t->h_char; /* gnuplot 5.4.4: one char more */
         *y0 = v->map_bottom;

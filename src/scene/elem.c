@@ -65,7 +65,8 @@ pv_scene_cols pv_scene_columns(const pv_scene_elem *e)
         if (color_is_variable(&e->st.lp.lc) ||
             (e->st.lp.lc.kind == PV_COLOR_PALETTE_Z && e->ncols > next))
             k.color = next++;
-    } else if (e->kind == PV_SCENE_PM3D) {
+    } else if (e->kind == PV_SCENE_PM3D || (e->kind == PV_SCENE_IMAGE &&
+                                            e->st.style == PV_STYLE_IMAGE)) {
         if (e->ncols > 3) k.color = 3;
     }
     if (k.ps >= e->ncols) k.ps = -1;
@@ -77,6 +78,7 @@ pv_scene_cols pv_scene_columns(const pv_scene_elem *e)
 bool pv_scene_feeds_cb(const pv_scene_elem *e)
 {
     return e->kind == PV_SCENE_PM3D ||
+           (e->kind == PV_SCENE_IMAGE && e->st.style == PV_STYLE_IMAGE) ||
            ((e->kind == PV_SCENE_POINTS || e->kind == PV_SCENE_LINES) &&
             e->st.lp.lc.kind == PV_COLOR_PALETTE_Z);
 }

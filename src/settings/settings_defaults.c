@@ -103,6 +103,7 @@ static void tics_default(pv_tics *t, bool mirror)
 {
     free(t->format);
     free(t->font);
+    pv_tics_user_free(t);
     memset(t, 0, sizeof *t);
     t->on = true;
     t->mirror = mirror;
@@ -134,6 +135,7 @@ void pv_settings_fini_resettable(pv_settings *s)
         free(s->tics[k].format);
         free(s->tics[k].font);
         s->tics[k].format = s->tics[k].font = NULL;
+        pv_tics_user_free(&s->tics[k]);
     }
     pv_free(s->ctx, s->linestyle, s->linestyle_cap * sizeof *s->linestyle);
     s->linestyle = NULL;

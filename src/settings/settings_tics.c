@@ -7,17 +7,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Skip a parenthesised tic list `("a" 1, 2 1)`, balancing parentheses. */
-static pv_status skip_parens(pv_sp *p)
+void pv_tics_user_free(pv_tics *t)
 {
-    int depth = 0;
-    do {
+    for (int k = 0; k < t->nuser; k++) free(t->user[k].label);
+    free(t->user);
+    t->user = NULL;
+    t->nuser = 0;
+}
+
+/* A tic list `("a" 1, 2, "b" 3 1)`: items `{"label"} pos {level}` separated by commas,
+ * appended to *list (exec; check mode only parses). */
+static pv_status tic_list(pv_sp *p, pv_tic_mark **list, int *n)
+{
+    pv_cur_next(p->c); /* ( */
+    pv_status st = PV_OK;
+    while (st == PV_OK) {
         if (sp_end(p)) return sp_err(p, PV_ESYNTAX, "expecting ')'");
-        if (sp_isop(p, "(")) depth++;
-        else if (sp_isop(p, ")")) depth--;
-        pv_cur_next(p->c);
-    } while (depth > 0);
-    return PV_OK;
+        pv_value v[3];
+        int nv = 0;
+        while (st == PV_OK && nv < 3 && !sp_isop(p, ",") && !sp_isop(p, ")") && !sp_end(p)) {
+            memset(&v[nv], 0, sizeof v[nv]);
+            st = sp_value(p, &v[nv]);
+            if (st == PV_OK) nv++;
+        }
+        if (st == PV_OK && nv == 0) st = sp_err(p, PV_ESYNTAX, "expecting tic position");
+        if (st == PV_OK && p->exec) {
+            bool labelled = v[0].type == PV_V_STR;
+            int at = labelled ? 1 : 0;
+            if (at >= nv) {
+                st = sp_err(p, PV_ESYNTAX, "expecting tic position");
+            } else {
+                pv_tic_mark m = {pv_value_real(&v[at]), NULL, 0};
+                if (at + 1 < nv) m.level = (int)pv_value_real(&v[at + 1]);
+                if (labelled) m.label = v[0].s, v[0].s = NULL, v[0].type = PV_V_UNDEF;
+                pv_tic_mark *grown = realloc(*list, (size_t)(*n + 1) * sizeof **list);
+                if (!grown) {
+                    free(m.label);
+                    st = sp_err(p, PV_ENOMEM, "out of memory");
+                } else {
+                    *list = grown;
+                    grown[(*n)++] = m;
+                }
+            }
+        }
+        for (int k = 0; k < nv; k++) pv_value_free(&v[k]);
+        if (st != PV_OK) break;
+        if (sp_op(p, ")")) break;
+        if (!sp_op(p, ",")) st = sp_err(p, PV_ESYNTAX, "expecting ',' or ')'");
+    }
+    return st;
 }
 
 /* Tic options for the axes in `mask`; `all` = `set tics` (no increments). */
@@ -26,6 +64,9 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
     pv_tics t = p->s->tics[mask & (1u << PV_AX_X) ? PV_AX_X : mask & (1u << PV_AX_Y) ? PV_AX_Y
                                                       : mask & (1u << PV_AX_Z) ? PV_AX_Z : PV_AX_CB];
     t.format = t.font = NULL; /* parsed fresh; the old ones stay owned by the settings */
+    pv_tic_mark *list = NULL;
+    int nlist = 0;
+    bool add = false, set_list = false;
     bool set_mirror = false, set_out = false, set_incr = false, set_rot = false, set_just = false;
     bool set_scale = false, front = p->s->tics_front, set_front = false, set_axis = false;
     pv_status st = PV_OK;
@@ -42,6 +83,8 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
             const char *w = p->c->tl->tok[p->c->pos - 1].sval;
             t.just = w[0] == 'l' ? 0 : w[0] == 'c' ? 1 : w[0] == 'r' ? 2 : -1;
             set_just = true;
+        } else if (!all && sp_word(p, "add")) {
+            add = true;
         } else if (sp_word(p, "add") ||
             sp_word(p, "autof$req") || sp_word(p, "num$eric") || sp_word(p, "time$date") ||
             sp_word(p, "geo$graphic") || sp_word(p, "log$scale") || sp_word(p, "nolog$scale") ||
@@ -89,9 +132,8 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
             double lv = 0;
             st = sp_real(p, &lv);
         } else if (!all && sp_isop(p, "(")) {
-            st = skip_parens(p);
-            set_incr = true;
-            t.has_incr = false;
+            st = tic_list(p, &list, &nlist);
+            set_list = true;
         } else if (!all && sp_can_expr(p)) {
             double a = NAN, b = NAN, c = NAN;
             st = sp_real(p, &a);
@@ -110,6 +152,9 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
     if (st != PV_OK || !p->exec) {
         free(t.format);
         free(t.font);
+        pv_tics tmp = {0};
+        tmp.user = list, tmp.nuser = nlist;
+        pv_tics_user_free(&tmp);
         return st;
     }
     for (int ax = PV_AX_X; ax <= PV_AX_CB; ax++) {
@@ -125,6 +170,19 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
         if (set_incr) {
             d->has_incr = t.has_incr;
             d->start = t.start, d->incr = t.incr, d->end = t.end;
+            /* a new series without `add` replaces a tic list */
+            if (!add) pv_tics_user_free(d), d->user_only = false;
+        }
+        if (set_list) {
+            /* without `add` the list replaces every other tic */
+            if (!add) pv_tics_user_free(d), d->user_only = !set_incr;
+            for (int k = 0; k < nlist; k++) {
+                pv_tic_mark *grown = realloc(d->user, (size_t)(d->nuser + 1) * sizeof *d->user);
+                if (!grown) break;
+                d->user = grown;
+                grown[d->nuser] = list[k];
+                grown[d->nuser++].label = list[k].label ? sp_strdup(list[k].label) : NULL;
+            }
         }
         if (t.format) sp_setstr(&d->format, t.format);
         if (t.font) sp_setstr(&d->font, t.font);
@@ -132,6 +190,9 @@ static pv_status tics(pv_sp *p, unsigned mask, bool all)
     if (set_front) p->s->tics_front = front;
     free(t.format);
     free(t.font);
+    pv_tics tmp = {0};
+    tmp.user = list, tmp.nuser = nlist;
+    pv_tics_user_free(&tmp);
     return PV_OK;
 }
 

@@ -203,7 +203,7 @@ static void test_fields(void)
 
 static void test_missing(void)
 {
-    pv_data_opts mo = {NULL, "?", NULL, false, {NULL, NULL}, 0, 0, 0};
+    pv_data_opts mo = {NULL, "?", NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
     runopts ro = {d1, &mo, NULL, 0, false, false, false, false};
     /* set datafile missing "?"; plot "d1.dat" using 1:2 */
     CASE("'d1.dat' using 1:2", &ro, "1 2;2 4;4 nan;7 8;");
@@ -240,7 +240,7 @@ static void test_numbers(void)
     /* plot $d using 1:2 with table (a quoted "6" is not a number) */
     CASE("'n.dat' using 1:2", &ro,
          "1 2;2 4;10 15;11 inf;12 inf;13 16;14 1;15 0.5;16 -5;17 1;");
-    pv_data_opts fo = {NULL, NULL, NULL, true, {NULL, NULL}, 0, 0, 0};
+    pv_data_opts fo = {NULL, NULL, NULL, true, {NULL, NULL}, 0, 0, 0, 0, false};
     ro.opts = &fo;
     /* set datafile fortran: 1d2 is 100 */
     CASE("'n.dat' every ::10 using 1:2", &ro, "17 100;");
@@ -249,12 +249,12 @@ static void test_numbers(void)
 static void test_comments_separator(void)
 {
     /* set datafile commentschars "%"; plot "cm.dat" using 1:2 ("#x" is data, bad) */
-    pv_data_opts co = {NULL, NULL, "%", false, {NULL, NULL}, 0, 0, 0};
+    pv_data_opts co = {NULL, NULL, "%", false, {NULL, NULL}, 0, 0, 0, 0, false};
     runopts ro = {"1 2\n% c\n3 4\n#x\n5 6\n", &co, NULL, 0, false, false, false, false};
     CASE("'cm.dat' using 1:2", &ro, "1 2;3 4;5 6;");
     /* set datafile separator ","; plot "d4.csv" using 1:2 / 1:($2):3 / stringcolumn(2) */
     static const char csv[] = "1,2,3\n4,,6\n\"7\",\"8 9\",10\n 11 , 12 ,13\n14,?,16\n";
-    pv_data_opts so = {",", NULL, NULL, false, {NULL, NULL}, 0, 0, 0};
+    pv_data_opts so = {",", NULL, NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
     ro = (runopts){csv, &so, NULL, 0, false, false, false, false};
     CASE("'d4.csv' using 1:2", &ro, "1 2;7 8;11 12;");
     CASE("'d4.csv' using 1:($2):3", &ro, "1 2 3;7 8 10;11 12 13;14 nan 16;");
@@ -262,7 +262,7 @@ static void test_comments_separator(void)
     CASE("'d4.csv' using 1:(stringcolumn(2)):3", &ro,
          "1 '2' 3;4 '' 6;7 '8 9' 10;11 '12 ' 13;14 '?' 16;");
     /* ... and set datafile missing "?" */
-    pv_data_opts sm = {",", "?", NULL, false, {NULL, NULL}, 0, 0, 0};
+    pv_data_opts sm = {",", "?", NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
     ro = (runopts){csv, &sm, NULL, 0, false, false, false, false};
     CASE("'d4.csv' using 1:($2):3", &ro, "1 2 3;7 8 10;11 12 13;");
     ro.strings = true;
@@ -336,7 +336,7 @@ static void test_blocks(void)
     runopts rlb = {"\n\n1 1\n2 2\n", NULL, NULL, 0, false, false, false, false};
     CASE("'lb.dat' using 1:(column(-1)):(column(-2)):0", &rlb, "1 0 0 0;2 0 0 1;");
     /* set datafile separator ","; plot "wb.dat" ...: a whitespace line is blank */
-    pv_data_opts so = {",", NULL, NULL, false, {NULL, NULL}, 0, 0, 0};
+    pv_data_opts so = {",", NULL, NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
     runopts rwb = {"1 1\n \t \n2 2\n", &so, NULL, 0, false, false, false, false};
     CASE("'wb.dat' using 1:(column(-1)):(column(-2)):0", &rwb, "1 0 0 0;2 1 0 1;");
     /* plot "m.dat" / "one.dat" with table (no using: the first row fixes the columns) */
@@ -371,7 +371,7 @@ static void test_blocks(void)
 static void test_plus(void)
 {
     pv_sampling s5 = {5, 5, 10, 10, -10.0, 10.0, -5.0, 5.0};
-    pv_data_opts dx = {NULL, NULL, NULL, false, {"x", "y"}, 0, 0, 0};
+    pv_data_opts dx = {NULL, NULL, NULL, false, {"x", "y"}, 0, 0, 0, 0, false};
     runopts ro = {NULL, &dx, &s5, 0, false, false, false, false};
     /* set samples 5; plot '+' using 1:($1*2) (x range [-10:10]) */
     CASE("'+' using 1:($1*2)", &ro, "-10 -20;-5 -10;0 0;5 10;10 20;");
@@ -412,7 +412,7 @@ static void test_plusplus(void)
 {
     /* GP-8.1: set samples 4; set isosamples 3; splot '++' (u, v in [-5:5]); read order */
     pv_sampling s43 = {4, 4, 3, 3, -5.0, 5.0, -5.0, 5.0};
-    pv_data_opts dxy = {NULL, NULL, NULL, false, {"x", "y"}, 0, 0, 0};
+    pv_data_opts dxy = {NULL, NULL, NULL, false, {"x", "y"}, 0, 0, 0, 0, false};
     runopts ro = {NULL, &dxy, &s43, 0, true, false, false, false};
     CASE("'++' using 1:2", &ro,
          "-5 5;-1.66667 5;1.66667 5;5 5;|-5 0;-1.66667 0;1.66667 0;5 0;|"
@@ -574,7 +574,7 @@ static void test_vector_equivalence(void)
         else if (i % 401 == 0) n += (size_t)snprintf(text + n, cap - n, "%d %.17g\n", i, a);
         else n += (size_t)snprintf(text + n, cap - n, "%d %.17g %.17g\n", i, a, b);
     }
-    pv_data_opts mo = {NULL, "?", NULL, false, {NULL, NULL}, 0, 0, 0};
+    pv_data_opts mo = {NULL, "?", NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
     runopts ro = {text, &mo, NULL, 0, true, false, true, false};
     const char *specs[] = {"'v.dat' using 1:(sin($2)*$3 + $3**2/7):($1/7)",
                            "'v.dat' using ($0):(sqrt($3) - log(abs($2))):2",
@@ -647,7 +647,7 @@ static void test_split(void)
     spec_parse(&p, "'s.dat' using 1:($2*$3 + sin($1)):(column(-1))");
     enum { SHARES = 3 };
     split_out whole = {0}, part[SHARES] = {{0}};
-    pv_data_opts o = {NULL, "?", NULL, false, {NULL, NULL}, 0, 0, 0};
+    pv_data_opts o = {NULL, "?", NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
     PV_CHECK(pv_data_iterate_ex(env, &p.ds, &o, text, n, NULL, 3, false, split_cb, &whole) ==
              PV_OK);
     for (int r = 0; r < SHARES; r++) {

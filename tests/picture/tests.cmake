@@ -41,7 +41,8 @@ set(pv_picture_scenes
   ${pv_picture_dir}/scenes/iso_border.gp ${pv_picture_dir}/scenes/split.gp
   ${pv_picture_dir}/scenes/lines.gp ${pv_picture_dir}/scenes/ortho.gp
   ${pv_picture_dir}/scenes/functions.gp ${pv_picture_dir}/scenes/hidden.gp
-  ${pv_picture_dir}/scenes/vectors.gp ${pv_picture_dir}/scenes/plot2d.gp)
+  ${pv_picture_dir}/scenes/vectors.gp ${pv_picture_dir}/scenes/plot2d.gp
+  ${pv_picture_dir}/scenes/image3d.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
@@ -144,7 +145,9 @@ set(pv_picture_fidelity
   pixels:${pv_picture_dir}/fidelity/px_data_labels.gp
   pixels:${pv_picture_dir}/fidelity/px_map_rotated.gp
   pixels:${pv_picture_dir}/fidelity/px_enhanced.gp
-  pixels:${pv_picture_dir}/fidelity/px_plot2d.gp)
+  pixels:${pv_picture_dir}/fidelity/px_plot2d.gp
+  pixels:${pv_picture_dir}/fidelity/px_image.gp
+  pixels:${pv_picture_dir}/fidelity/px_rgbimage.gp)
 # 1 rank, and 3 ranks (uneven slabs: `pi k` and `above` must use global node indices)
 foreach(np 1 3)
   set(pv_picture_procs ${np})
