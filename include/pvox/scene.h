@@ -98,6 +98,11 @@ void pv_scene_elem_fini(pv_ctx *ctx, pv_scene_elem *e);
 /* Append one data row of n values (the first row fixes ncols; missing values are NaN,
  * extra ones dropped). PV_ENOMEM recorded on failure. */
 pv_status pv_scene_add_row(pv_ctx *ctx, pv_scene_elem *e, const double *v, int n);
+/* Take the rows to the log space of each axis a with base[a] > 1 (`set logscale`):
+ * v -> log_base(v), non-positive values undefined (NaN), vector tips kept at their log
+ * position. An element coloured from z on a log z axis first gets the real z as a colour
+ * column. PV_ENOMEM recorded on failure. */
+pv_status pv_scene_log_axes(pv_ctx *ctx, pv_scene_elem *e, const double base[3]);
 /* End the current scan line / data block (nothing if it is empty). */
 pv_status pv_scene_end_scan(pv_ctx *ctx, pv_scene_elem *e);
 

@@ -318,12 +318,27 @@ typedef enum pv_object_layer {
     PV_OBJ_BEHIND = -1, PV_OBJ_BACK = 0, PV_OBJ_FRONT = 1, PV_OBJ_DEPTHORDER = 2
 } pv_object_layer;
 
+typedef enum pv_object_kind {
+    PV_OBJ_RECT = 0, PV_OBJ_CIRCLE, PV_OBJ_ELLIPSE, PV_OBJ_POLYGON
+} pv_object_kind;
+
+/* Vertices a `set object polygon` keeps (more is an error naming this limit). */
+enum { PV_OBJ_MAXV = 128 };
+
 typedef struct pv_object {
     int tag;
-    bool rectangle;          /* false: a circle, ellipse or polygon (stored, not drawn) */
+    pv_object_kind kind;
     bool centred;            /* `center|at P size W,H` (else `from P to Q`) */
-    double p1[3], p2[3];     /* from / to, or centre / size */
+    double p1[3], p2[3];     /* from / to, or centre / size (circle: p2[0] the radius) */
     pv_coord_sys sys1[3], sys2[3];
+    double arc[2];           /* circle `arc [a:b]` degrees, default [0:360] */
+    bool wedge;              /* an arc drawn as a pie slice (gnuplot's default) */
+    double angle;            /* ellipse `angle` degrees */
+    int units;               /* ellipse `units xy` (0, default), `xx` (1), `yy` (2) */
+    int nv;                  /* polygon: `from P to P ...` vertices */
+    double v[PV_OBJ_MAXV][3];
+    pv_coord_sys vsys[PV_OBJ_MAXV][3];
+    bool vrel[PV_OBJ_MAXV];  /* `rto`: relative to the previous vertex */
     pv_object_layer layer;   /* default back */
     bool fill_given;         /* `fs ...` given, else gnuplot's rectangle style */
     pv_fill fill;            /* default solid 1, border black */

@@ -377,6 +377,14 @@ typedef struct pv_frame_arrow {
 typedef struct pv_frame_rect {
     int layer;               /* -1 behind, 0 back, 1 front */
     double x0, y0, x1, y1;   /* corners, terminal units */
+    int nv;                  /* > 0: instead a polygon of nv vertices vx, vy (terminal
+                                units, borrowed): circles, ellipses, polygons */
+    const double *vx, *vy;
+    bool closed;             /* the polygon's outline closes (an arc without its wedge
+                                does not) */
+    bool twice;              /* the outline is stroked twice: gnuplot draws an unfilled
+                                circle, ellipse or polygon as its outline, then retraces
+                                the border (measured: a darker antialiased line) */
     bool fill;
     uint32_t fill_argb;      /* 0xAARRGGBB, AA = transparency */
     bool border;
@@ -490,8 +498,10 @@ typedef enum pv_just { PV_JUST_LEFT = 0, PV_JUST_CENTRE, PV_JUST_RIGHT } pv_just
 typedef struct pv_fitem {
     pv_fitem_kind kind;
     pv_frame_layer layer;
-    int n;                   /* vertices used in x[], y[] */
+    int n;                   /* vertices used in x[], y[] (or vx, vy) */
     int x[5], y[5];          /* terminal units (gnuplot's integer coordinates) */
+    int *vx, *vy;            /* PV_FI_PATH, PV_FI_FILL of more than 5 vertices: owned
+                                (vy in the same block), x[] and y[] unused */
     bool closed;             /* PV_FI_PATH: end with a segment back to the first vertex
                                 (gnuplot's closepath: no join at the first vertex) */
     bool chain;              /* PV_FI_PATH: drawn without new line properties, so a start

@@ -152,9 +152,10 @@ static void draw_path(drawer *d, const pv_fitem *it)
             cairo_set_dash(d->cr, dashes, 2, 0);
         }
     }
-    path_move(d, it->x[0], it->y[0]);
-    for (int i = 1; i < it->n; i++) path_vector(d, it->x[i], it->y[i]);
-    if (it->closed) path_vector(d, it->x[0], it->y[0]);
+    const int *px = it->vx ? it->vx : it->x, *py = it->vx ? it->vy : it->y;
+    path_move(d, px[0], py[0]);
+    for (int i = 1; i < it->n; i++) path_vector(d, px[i], py[i]);
+    if (it->closed) path_vector(d, px[0], py[0]);
 }
 
 /* ---- text -------------------------------------------------------------------------- */
@@ -483,8 +484,9 @@ static void draw_fill(drawer *d, const pv_fitem *it)
     if (it->n < 3) return;
     cairo_t *cr = d->cr;
     set_argb(cr, it->argb);
-    cairo_move_to(cr, dev_x(d, it->x[0]), dev_y(d, it->y[0]));
-    for (int i = 1; i < it->n; i++) cairo_line_to(cr, dev_x(d, it->x[i]), dev_y(d, it->y[i]));
+    const int *px = it->vx ? it->vx : it->x, *py = it->vx ? it->vy : it->y;
+    cairo_move_to(cr, dev_x(d, px[0]), dev_y(d, py[0]));
+    for (int i = 1; i < it->n; i++) cairo_line_to(cr, dev_x(d, px[i]), dev_y(d, py[i]));
     cairo_close_path(cr);
     cairo_fill(cr);
 }

@@ -79,7 +79,15 @@ typedef struct sampler {
     pv_scene_elem *e;
     bool plot2d;         /* a 2D plot's curve: x (or t) only; rows x y z2d */
     double z2d;          /* its plot order (render.c) */
+    double lbase[2];     /* x, y on a log axis: sampled evenly in log_base (as gnuplot
+                            samples its hidden linear axis); 0 linear */
 } sampler;
+
+/* A sample position back from the space it was stepped in. */
+static double sample_value(const sampler *S, int k, double p)
+{
+    return S->lbase[k] > 1.0 ? pow(S->lbase[k], p) : p;
+}
 
 /* One function value: NaN where it is undefined or complex (gnuplot's `zero` bounds the
  * imaginary part) or not a number. */
@@ -97,6 +105,7 @@ static pv_status value_at(sampler *S, const pv_code *code, double *out)
 /* A 2D curve's point at x (or t): x, f(x) (parametric: x(t), y(t)) and the plot order. */
 static pv_status sample_point_2d(sampler *S, double u)
 {
+    u = sample_value(S, 0, u);
     pv_value vu = pv_real(u);
     pv_env_set(S->I->env, S->name[0], &vu);
     double row[3] = {u, NAN, S->z2d};
@@ -109,6 +118,7 @@ static pv_status sample_point_2d(sampler *S, double u)
 
 static pv_status sample_point(sampler *S, double u, double v)
 {
+    u = sample_value(S, 0, u), v = sample_value(S, 1, v);
     pv_value vu = pv_real(u), vv = pv_real(v);
     pv_env_set(S->I->env, S->name[0], &vu);
     pv_env_set(S->I->env, S->name[1], &vv);
@@ -138,9 +148,19 @@ static pv_status iso_lines(sampler *S, bool cross, double iso0, double diso, int
 }
 
 /* The whole surface (2D: curve) into S->e. */
-static pv_status sample_all(sampler *S, const double u[2], const double v[2])
+static pv_status sample_all(sampler *S, const double ur[2], const double vr[2])
 {
     const pv_settings *s = S->I->set;
+    double u[2] = {ur[0], ur[1]}, v[2] = {vr[0], vr[1]};
+    for (int k = 0; k < 2; k++) { /* log axes: step in the log space */
+        double *r = k == 0 ? u : v;
+        if (!(S->lbase[k] > 1.0)) continue;
+        if (!(r[0] > 0.0 && r[1] > 0.0)) {
+            S->lbase[k] = 0.0; /* not a log range: render.c reports it */
+            continue;
+        }
+        r[0] = log(r[0]) / log(S->lbase[k]), r[1] = log(r[1]) / log(S->lbase[k]);
+    }
     if (S->plot2d) { /* gnuplot's plot2d: samples[0] points over the x (t) range */
         int n = s->samples[0];
         double step = (u[1] - u[0]) / (n - 1);
@@ -187,8 +207,10 @@ pv_status pv_plot_sample_function(pv_interp *I, const pv_code *const code[3],
     if (s1 < 2 || s2 < 2 || i1 < 2 || i2 < 2)
         return pv_err(I->ctx, PV_ESCRIPT, "samples or iso_samples < 2. Must be at least 2.");
     sampler S = {I, code, {s->dummy[0][0] ? s->dummy[0] : "x", s->dummy[1][0] ? s->dummy[1] : "y"},
-                 e, e->plot2d, e->plot2d_z};
+                 e, e->plot2d, e->plot2d_z, {0.0, 0.0}};
     if (S.plot2d) i1 = i2 = s2 = 2; /* only samples[0] counts */
+    for (int k = 0; k < 2 && !s->parametric; k++)
+        if (s->range[k].log && s->range[k].log_base > 1.0) S.lbase[k] = s->range[k].log_base;
     /* the dummies shadow variables of the same name while sampling (gnuplot's dummy_values) */
     pv_value saved[2];
     bool had[2];

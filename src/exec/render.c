@@ -55,17 +55,43 @@ typedef struct frame_ranges {
     double step[4];        /* the automatic tic step chosen while autoscaling (0: none) */
     bool uses_palette;     /* some element is palette-coloured: colour box */
     bool cb_log;           /* `set logscale cb` with a positive colour range */
+    double log_base[3];    /* x y z drawn in log space (`set logscale`; min, max and the
+                              rows are log_base of the values): the base, else 0 */
+    bool log_invalid[3];   /* a log axis whose range is not positive */
 } frame_ranges;
+
+/* A value of axis a in the space the frame is drawn in (its log on a log axis; NaN where
+ * the log is undefined). */
+static double axis_space(const frame_ranges *fr, int a, double v)
+{
+    if (a > 2 || !(fr->log_base[a] > 1.0)) return v;
+    return v > 0.0 ? log(v) / log(fr->log_base[a]) : (double)NAN;
+}
+
+/* The value of axis a at position p of the drawing space. */
+static double axis_value(const frame_ranges *fr, int a, double p)
+{
+    return a <= 2 && fr->log_base[a] > 1.0 ? pow(fr->log_base[a], p) : p;
+}
 
 /* One axis from the settings and the data extent: autoscaled ends take the data (or
  * gnuplot's [-10:10] when there is none), an empty range is widened, then tics extend the
  * autoscaled ends. */
-static void finish_axis(pv_interp *I, int ax, axis_acc acc, double *lo, double *hi,
-                        double *step)
+static void finish_axis(pv_interp *I, int ax, axis_acc acc, frame_ranges *fr, double *lo,
+                        double *hi, double *step)
 {
     const pv_range *r = &I->set->range[ax];
+    double lb = ax <= 2 ? fr->log_base[ax] : 0.0;
+    if (lb > 1.0 && acc.lo <= acc.hi) /* the data's extent, back from the log space */
+        acc.lo = pow(lb, acc.lo), acc.hi = pow(lb, acc.hi);
     double a, b;
     pv_exec_autoscale_ends(r, acc.lo, acc.hi, &a, &b);
+    if (lb > 1.0 && !(acc.lo <= acc.hi) && r->auto_min && r->auto_max)
+        a = 0.1, b = 10.0; /* gnuplot's log axis without data (measured) */
+    if (lb > 1.0 && !(a > 0.0 && b > 0.0)) { /* an error at the plot command */
+        fr->log_invalid[ax] = true;
+        a = 0.1, b = 10.0;
+    }
     const pv_tics *tc = &I->set->tics[ax];
     pv_tickaxis ta = {0};
     ta.min = a, ta.max = b;
@@ -79,8 +105,10 @@ static void finish_axis(pv_interp *I, int ax, axis_acc acc, double *lo, double *
         ta.log_base = r->log_base;
         ta.fix_min = ta.fix_max = true;
     }
+    if (lb > 1.0) ta.log_base = lb;
     if (a < b) pv_ticks_setup(&ta);
     *lo = ta.min, *hi = ta.max;
+    if (lb > 1.0) *lo = log(ta.min) / log(lb), *hi = log(ta.max) / log(lb);
     /* gnuplot keeps the step chosen for the data range (before the ends moved out to it):
      * [-0.98:0.965] has steps of 0.2 on its extended range [-1:1], not 0.5 */
     *step = a < b && tc->on ? ta.step : 0.0;
@@ -146,7 +174,7 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
             fr->step[2] = 0.0;
             continue;
         }
-        finish_axis(I, a, acc[a], &fr->min[a], &fr->max[a], &fr->step[a]);
+        finish_axis(I, a, acc[a], fr, &fr->min[a], &fr->max[a], &fr->step[a]);
     }
     /* the colour values of the points inside the final x/y/z ranges (gnuplot skips the
      * others when autoscaling cb: a surface cut by the z range colours by what shows);
@@ -179,16 +207,16 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
     const pv_range *cr = &I->set->range[PV_AX_CB];
     if (!cb_from_data) {
         int from = plot2d ? 1 : 2; /* 2D: the y range stands in for z */
-        acc[3].lo = fr->min[from];
-        acc[3].hi = fr->max[from];
+        acc[3].lo = axis_value(fr, from, fr->min[from]);
+        acc[3].hi = axis_value(fr, from, fr->max[from]);
         if (cr->auto_min && cr->auto_max) {
-            fr->min[3] = fr->min[from], fr->max[3] = fr->max[from];
+            fr->min[3] = acc[3].lo, fr->max[3] = acc[3].hi;
             fr->step[3] = 0.0; /* gnuplot's cb tics: from the copied range */
             fr->cb_log = cb_log && fr->min[3] > 0 && fr->max[3] > 0;
             return;
         }
     }
-    finish_axis(I, PV_AX_CB, acc[3], &fr->min[3], &fr->max[3], &fr->step[3]);
+    finish_axis(I, PV_AX_CB, acc[3], fr, &fr->min[3], &fr->max[3], &fr->step[3]);
     if (plot2d && !I->set->colorbox.on && acc[3].lo <= acc[3].hi) {
         /* gnuplot extends a 2D plot's cb range to its tics only when it draws the colour
          * box (measured: `unset colorbox` keeps the data's extremes) */
@@ -215,7 +243,7 @@ typedef struct frame_ctx {
     int nkey;
     size_t capkey;           /* entries allocated in key */
     bool cb_log;             /* the colour axis is logarithmic (frame_ranges.cb_log) */
-    double minor_pos[256];   /* the colour axis's minor tics */
+    double minor_pos[4][256]; /* minor tics of log axes (gnuplot's default there) */
     pv_frame_rect *rects;    /* `set object rectangle`s drawn in this frame */
     int nrects, caprects;
     pv_frame_arrow *arrows;  /* `set arrow`s resolved for this frame */
@@ -228,7 +256,7 @@ static uint32_t fixed_argb(const pv_settings *s, const pv_scene_colors *C, const
                            double cbmin, double cbmax, uint32_t dflt);
 
 static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int ax, double lo,
-                     double hi, double step)
+                     double hi, double step, double lbase)
 {
     const pv_tics *tc = &I->set->tics[ax];
     pv_frame_axis *fa = &F->spec.axis[ax];
@@ -257,6 +285,11 @@ static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int a
         ta.log_base = I->set->range[PV_AX_CB].log_base;
         ta.fix_min = ta.fix_max = true;
     }
+    if (lbase > 1.0) { /* a log x/y/z axis: its tics from the values, placed at their logs */
+        ta.min = pow(lbase, lo), ta.max = pow(lbase, hi);
+        ta.log_base = lbase;
+        ta.fix_min = ta.fix_max = true;
+    }
     pv_ticks_setup(&ta);
     if (step > 0 && !ta.has_incr && !(ax == PV_AX_CB && F->cb_log)) ta.step = step;
     int nt = tc->user_only ? 0 : pv_ticks_list(&ta, F->tic_pos[ax], 64);
@@ -274,10 +307,29 @@ static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int a
                                 : strchr(m->label, '%') ? pv_gprintf(I->ctx, m->label, m->pos)
                                                         : strdup(m->label);
     }
-    if (ax == PV_AX_CB) { /* a log colour axis has gnuplot's default minor tics */
-        int nm = pv_ticks_minor(&ta, F->minor_pos, 256);
+    if (lbase > 1.0) { /* positions in the drawing's log space */
+        int keep = 0;
+        for (int k = 0; k < nt; k++) {
+            double p = F->tic_pos[ax][k] > 0.0 ? log(F->tic_pos[ax][k]) / log(lbase) : (double)NAN;
+            if (!isfinite(p)) {
+                free(F->tic_text[ax][k]);
+                continue;
+            }
+            F->tic_pos[ax][keep] = p;
+            F->tic_text[ax][keep++] = F->tic_text[ax][k];
+        }
+        for (int k = keep; k < nt; k++) F->tic_text[ax][k] = NULL;
+        nt = keep;
+        int nm = pv_ticks_minor(&ta, F->minor_pos[ax], 256);
         fa->nminor = nm > 256 ? 256 : nm;
-        fa->minor_pos = F->minor_pos;
+        for (int k = 0; k < fa->nminor; k++) F->minor_pos[ax][k] = log(F->minor_pos[ax][k]) / log(lbase);
+        fa->minor_pos = F->minor_pos[ax];
+        fa->minor_scale = tc->scale_minor;
+    }
+    if (ax == PV_AX_CB) { /* a log colour axis has gnuplot's default minor tics */
+        int nm = pv_ticks_minor(&ta, F->minor_pos[ax], 256);
+        fa->nminor = nm > 256 ? 256 : nm;
+        fa->minor_pos = F->minor_pos[ax];
         fa->minor_scale = tc->scale_minor;
     }
     fa->ntics = nt;
@@ -287,6 +339,7 @@ static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int a
 
 static void frame_fini(pv_ctx *ctx, frame_ctx *F)
 {
+    for (int k = 0; k < F->nrects; k++) free((void *)F->rects[k].vx); /* vy: the same block */
     pv_free(ctx, F->labels, (size_t)F->nlabels * sizeof *F->labels);
     pv_free(ctx, F->arrows, (size_t)F->narrows * sizeof *F->arrows);
     pv_free(ctx, F->rects, (size_t)F->caprects * sizeof *F->rects);
@@ -396,15 +449,112 @@ static double coord(const frame_ctx *F, const frame_ranges *fr, int a, pv_coord_
     case PV_SYS_GRAPH: return fr->min[a] + v * (fr->max[a] - fr->min[a]);
     case PV_SYS_SCREEN: return v * ((a == 0 ? F->term.xmax : F->term.ymax) - 1) + 0.5;
     case PV_SYS_CHARACTER: return v * (a == 0 ? F->term.h_char : F->term.v_char) + 0.5;
-    default: return v;
+    default: return axis_space(fr, a, v);
     }
 }
 
 static bool is_2d_sys(pv_coord_sys s) { return s == PV_SYS_SCREEN || s == PV_SYS_CHARACTER; }
 
-/* `set object` rectangles gnuplot draws in a 3D plot: those in screen coordinates (the
- * others it leaves out too), in the behind, back or front layer. */
-static pv_status frame_rects(pv_interp *I, frame_ctx *F, const pv_scene_colors *C)
+/* One position of an object in terminal units. A 2D plot places x and y each in its own
+ * system (first on the x or y axis, graph on the plot box, screen, character); in 3D a
+ * position is either wholly on the screen (screen, character) or wholly in the plot
+ * (first, graph), projected. False where it cannot be placed. */
+static bool object_term(const frame_ctx *F, const frame_ranges *fr, bool plot2d, const double p[3],
+                        const pv_coord_sys sys[3], double *tx, double *ty)
+{
+    const pv_termdim *t = &F->term;
+    const pv_view3d *v = &F->view;
+    double out[2];
+    bool flat[2] = {is_2d_sys(sys[0]), is_2d_sys(sys[1])};
+    if (!plot2d && flat[0] != flat[1]) return false;
+    if (!plot2d && !flat[0]) {
+        double w[3];
+        for (int a = 0; a < 3; a++) w[a] = coord(F, fr, a, sys[a], p[a]);
+        if (!isfinite(w[0]) || !isfinite(w[1]) || !isfinite(w[2])) return false;
+        pv_view_term(v, w[0], w[1], w[2], tx, ty);
+        return true;
+    }
+    for (int a = 0; a < 2; a++) {
+        double span = a == 0 ? t->xmax - 1 : t->ymax - 1;
+        switch (sys[a]) {
+        case PV_SYS_SCREEN: out[a] = p[a] * span; break;
+        case PV_SYS_CHARACTER: out[a] = p[a] * (a == 0 ? t->h_char : t->v_char); break;
+        case PV_SYS_GRAPH:
+            out[a] = a == 0 ? v->box2d.xleft + p[a] * (v->box2d.xright - v->box2d.xleft)
+                            : v->box2d.ybot + p[a] * (v->box2d.ytop - v->box2d.ybot);
+            break;
+        default: {
+            double w = axis_space(fr, a, p[a]), x, y;
+            if (!isfinite(w)) return false;
+            pv_view_term(v, a == 0 ? w : fr->min[0], a == 1 ? w : fr->min[1], 0.5, &x, &y);
+            out[a] = a == 0 ? x : y;
+        }
+        }
+    }
+    *tx = out[0], *ty = out[1];
+    return true;
+}
+
+/* A length of axis a (x 0, y 1) at position p in terminal units: the first-axis distance
+ * from p to p + len (gnuplot's object sizes), or the graph / screen fraction. */
+static double object_len(const frame_ctx *F, const frame_ranges *fr, bool plot2d, int a,
+                         pv_coord_sys sys, double p, double len)
+{
+    const pv_termdim *t = &F->term;
+    const pv_view3d *v = &F->view;
+    switch (sys) {
+    case PV_SYS_SCREEN: return len * (a == 0 ? t->xmax - 1 : t->ymax - 1);
+    case PV_SYS_CHARACTER: return len * (a == 0 ? t->h_char : t->v_char);
+    case PV_SYS_GRAPH:
+        if (plot2d)
+            return len * (a == 0 ? v->box2d.xright - v->box2d.xleft : v->box2d.ytop - v->box2d.ybot);
+        return len * (a == 0 ? v->xscaler : v->yscaler);
+    default: {
+        double w0 = axis_space(fr, a, p), w1 = axis_space(fr, a, p + len), x0, y0, x1, y1;
+        if (!isfinite(w0) || !isfinite(w1)) return NAN;
+        double b[3] = {fr->min[0], fr->min[1], fr->min[2]};
+        b[a] = w0;
+        pv_view_term(v, b[0], b[1], b[2], &x0, &y0);
+        b[a] = w1;
+        pv_view_term(v, b[0], b[1], b[2], &x1, &y1);
+        return hypot(x1 - x0, y1 - y0);
+    }
+    }
+}
+
+/* Clip the polygon (x, y)[0..n) to the box [x0,x1] x [y0,y1] (Sutherland-Hodgman); the
+ * result replaces it (n at most doubles: the arrays hold 2 n + 8). */
+static int clip_to_box(double *x, double *y, int n, double x0, double y0, double x1, double y1)
+{
+    double *tx = malloc((size_t)(2 * n + 8) * 2 * sizeof *tx);
+    if (!tx) return 0;
+    double *ty = tx + 2 * n + 8;
+    for (int edge = 0; edge < 4 && n >= 3; edge++) {
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            double ax = x[k], ay = y[k], bx = x[(k + 1) % n], by = y[(k + 1) % n];
+            double da = edge == 0 ? ax - x0 : edge == 1 ? x1 - ax : edge == 2 ? ay - y0 : y1 - ay;
+            double db = edge == 0 ? bx - x0 : edge == 1 ? x1 - bx : edge == 2 ? by - y0 : y1 - by;
+            if (da >= 0) tx[m] = ax, ty[m++] = ay;
+            if ((da >= 0) != (db >= 0)) {
+                double u = da / (da - db);
+                tx[m] = ax + u * (bx - ax), ty[m++] = ay + u * (by - ay);
+            }
+        }
+        memcpy(x, tx, (size_t)m * sizeof *x);
+        memcpy(y, ty, (size_t)m * sizeof *y);
+        n = m;
+    }
+    free(tx);
+    return n >= 3 ? n : 0;
+}
+
+/* `set object`s as gnuplot draws them: in a 2D plot every kind in any coordinates, the
+ * ones given in plot coordinates clipped to the plot box; in 3D rectangles, circles and
+ * ellipses placed on the screen, and polygons on the screen or in the plot (projected);
+ * each in the behind, back or front layer. Needs the view (F->view). */
+static pv_status frame_objects(pv_interp *I, frame_ctx *F, const frame_ranges *fr,
+                               const pv_scene_colors *C, bool plot2d)
 {
     const pv_settings *s = I->set;
     if (s->nobjects == 0) return PV_OK;
@@ -412,29 +562,137 @@ static pv_status frame_rects(pv_interp *I, frame_ctx *F, const pv_scene_colors *
     if (!F->rects) return I->ctx->err_code;
     F->caprects = s->nobjects;
     F->nrects = 0;
-    double sx = F->term.xmax - 1, sy = F->term.ymax - 1;
+    const pv_plot2d_box *b = &F->view.box2d;
     for (int k = 0; k < s->nobjects; k++) {
         const pv_object *o = &s->objects[k];
-        if (!o->rectangle || o->layer == PV_OBJ_DEPTHORDER) continue;
-        if (o->sys1[0] != PV_SYS_SCREEN || (!o->centred && o->sys2[0] != PV_SYS_SCREEN))
+        if (o->layer == PV_OBJ_DEPTHORDER) continue;
+        /* the outline in terminal units */
+        int cap = o->kind == PV_OBJ_POLYGON ? o->nv : o->kind == PV_OBJ_RECT ? 4 : 128;
+        if (cap < 2) continue;
+        double *vx = malloc((size_t)(2 * cap + 8) * 2 * sizeof *vx);
+        if (!vx) return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+        double *vy = vx + 2 * cap + 8;
+        int n = 0;
+        bool ok = true, in_plot = false, closed = true;
+        if (o->kind == PV_OBJ_RECT) {
+            double x0, y0, x1, y1;
+            if (o->centred) {
+                ok = object_term(F, fr, plot2d, o->p1, o->sys1, &x0, &y0);
+                double w = object_len(F, fr, plot2d, 0, o->sys2[0], o->p1[0] - o->p2[0] / 2, o->p2[0]);
+                double h = object_len(F, fr, plot2d, 1, o->sys2[1], o->p1[1] - o->p2[1] / 2, o->p2[1]);
+                x0 -= w / 2, y0 -= h / 2, x1 = x0 + w, y1 = y0 + h;
+                ok = ok && isfinite(w) && isfinite(h);
+            } else {
+                ok = object_term(F, fr, plot2d, o->p1, o->sys1, &x0, &y0) &&
+                     object_term(F, fr, plot2d, o->p2, o->sys2, &x1, &y1);
+            }
+            /* gnuplot draws 3D rectangles given on the screen only */
+            ok = ok && (plot2d || (is_2d_sys(o->sys1[0]) && (o->centred || is_2d_sys(o->sys2[0]))));
+            vx[0] = x0, vy[0] = y0, vx[1] = x1, vy[1] = y1;
+            n = 2;
+        } else if (o->kind == PV_OBJ_CIRCLE || o->kind == PV_OBJ_ELLIPSE) {
+            double cx, cy;
+            ok = object_term(F, fr, plot2d, o->p1, o->sys1, &cx, &cy) &&
+                 (plot2d || is_2d_sys(o->sys1[0]));
+            /* circle: the radius along x, round on the screen; ellipse: its axes in plot
+             * units, rotated there, then each offset scaled by its axis (units xy, as
+             * gnuplot's do_ellipse) or both by x (xx) or y (yy) */
+            double ra, rb, sx = 1.0, sy = 1.0;
+            if (o->kind == PV_OBJ_CIRCLE) {
+                ra = rb = object_len(F, fr, plot2d, 0, o->sys2[0], o->p1[0], o->p2[0]);
+            } else {
+                ra = o->p2[0] / 2, rb = o->p2[1] / 2;
+                double ux = object_len(F, fr, plot2d, 0, o->sys2[0], o->p1[0], 1.0);
+                double uy = object_len(F, fr, plot2d, 1, o->sys2[1], o->p1[1], 1.0);
+                sx = o->units == 2 ? uy : ux;
+                sy = o->units == 1 ? ux : uy;
+            }
+            ok = ok && isfinite(ra) && isfinite(rb) && isfinite(sx) && isfinite(sy);
+            const double deg = 3.14159265358979323846 / 180.0;
+            if (o->kind == PV_OBJ_CIRCLE) {
+                /* gnuplot's do_arc: an integer centre, a vertex every 3 degrees from
+                 * the arc's start and one at its end; a partial arc closes through the
+                 * centre (its wedge), which `nowedge` leaves out of the outline */
+                double a0 = o->arc[0], a1 = o->arc[1];
+                while (a0 < 0) a0 += 360.0;
+                while (a1 > 360.0) a1 -= 360.0;
+                while (a1 < a0) a1 += 360.0;
+                int icx = (int)cx, icy = (int)cy, segs = (int)((a1 - a0) / 3.0);
+                if (segs < 1) segs = 1;
+                if (segs > 120) segs = 120;
+                for (int q = 0; q < segs; q++) {
+                    vx[n] = icx + cos(deg * (a0 + q * 3.0)) * ra;
+                    vy[n++] = icy + sin(deg * (a0 + q * 3.0)) * ra;
+                }
+                vx[n] = icx + cos(deg * a1) * ra, vy[n++] = icy + sin(deg * a1) * ra;
+                bool full = !(fabs(a1 - a0) > 0.1 && fabs(a1 - a0) < 359.9);
+                closed = full || o->wedge;
+                if (!full && o->wedge) vx[n] = icx, vy[n++] = icy;
+            } else {
+                /* gnuplot's do_ellipse: 72 steps of 5 degrees, rotated in plot units */
+                double co = cos(deg * o->angle), si = sin(deg * o->angle);
+                for (int q = 0; q <= 72; q++) {
+                    double t = q * 3.14159265358979323846 / 36.0;
+                    double ex = ra * co * cos(t) - rb * si * sin(t);
+                    double ey = ra * si * cos(t) + rb * co * sin(t);
+                    vx[n] = cx + ex * sx, vy[n++] = cy + ey * sy;
+                }
+            }
+        } else { /* polygon */
+            double prev[3] = {0, 0, 0};
+            for (int q = 0; q < o->nv && ok; q++) {
+                double p[3];
+                for (int a = 0; a < 3; a++) p[a] = o->vrel[q] ? prev[a] + o->v[q][a] : o->v[q][a];
+                memcpy(prev, p, sizeof prev);
+                ok = object_term(F, fr, plot2d, p, o->vsys[q], &vx[n], &vy[n]);
+                n++;
+            }
+        }
+        for (int a = 0; a < 2; a++)
+            in_plot = in_plot || (!is_2d_sys(o->sys1[a]) && o->kind != PV_OBJ_POLYGON);
+        for (int q = 0; q < o->nv && o->kind == PV_OBJ_POLYGON; q++)
+            in_plot = in_plot || !is_2d_sys(o->vsys[q][0]) || !is_2d_sys(o->vsys[q][1]);
+        if (!ok) {
+            free(vx);
             continue;
+        }
+        /* gnuplot clips a 2D object given in plot coordinates to the plot box */
+        if (plot2d && in_plot && o->kind != PV_OBJ_RECT) {
+            n = clip_to_box(vx, vy, n, b->xleft, b->ybot, b->xright, b->ytop);
+            if (n == 0) {
+                free(vx);
+                continue;
+            }
+        }
         pv_frame_rect *r = &F->rects[F->nrects++];
         r->layer = o->layer == PV_OBJ_BEHIND ? -1 : o->layer == PV_OBJ_FRONT ? 1 : 0;
-        if (o->centred) {
-            double w = o->p2[0] * sx, h = o->p2[1] * sy;
-            r->x0 = o->p1[0] * sx - w / 2, r->y0 = o->p1[1] * sy - h / 2;
-            r->x1 = r->x0 + w, r->y1 = r->y0 + h;
+        if (o->kind == PV_OBJ_RECT) {
+            r->x0 = vx[0], r->y0 = vy[0], r->x1 = vx[1], r->y1 = vy[1];
+            if (plot2d && in_plot) { /* clipped to the box */
+                double lx = fmax(fmin(r->x0, r->x1), b->xleft), hx = fmin(fmax(r->x0, r->x1), b->xright);
+                double ly = fmax(fmin(r->y0, r->y1), b->ybot), hy = fmin(fmax(r->y0, r->y1), b->ytop);
+                r->x0 = lx, r->x1 = hx, r->y0 = ly, r->y1 = hy;
+                if (!(lx < hx && ly < hy)) r->x1 = r->x0; /* nothing left */
+            }
+            free(vx);
         } else {
-            r->x0 = o->p1[0] * sx, r->y0 = o->p1[1] * sy;
-            r->x1 = o->p2[0] * sx, r->y1 = o->p2[1] * sy;
+            r->nv = n;
+            r->vx = vx, r->vy = vy;
         }
         const pv_fill *fs = &o->fill;
+        /* a rectangle's default fill is the background with a black border; the other
+         * kinds are drawn in their `fc` (gnuplot's object colour), border included unless
+         * the fill style names its colour */
+        uint32_t fc = fixed_argb(s, C, &o->fc, 0, 1, C->background) & 0xFFFFFFu;
         r->fill = fs->kind == PV_FILL_SOLID;
-        r->fill_argb = fill_argb(fs, pv_scene_rgba(fixed_argb(s, C, &o->fc, 0, 1, C->background) &
-                                                   0xFFFFFFu));
+        r->fill_argb = fill_argb(fs, pv_scene_rgba(fc));
         r->border = fs->border;
         r->border_rgb = fixed_argb(s, C, &fs->border_color, 0, 1, 0) & 0xFFFFFFu;
+        if (o->kind != PV_OBJ_RECT && fs->border_color.kind == PV_COLOR_DEFAULT)
+            r->border_rgb = o->fc.kind == PV_COLOR_BGND ? 0u : fc;
         r->lw = o->lw > 0 ? o->lw : 1.0;
+        r->closed = closed;
+        r->twice = !r->fill && o->kind != PV_OBJ_RECT; /* measured: darker, as stroked twice */
     }
     F->spec.rects = F->rects;
     F->spec.nrects = F->nrects;
@@ -617,6 +875,10 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
         fs->zeroaxis[a].dotted = lp->lt == 0; /* gnuplot's axis linetype unless lt given */
         fs->zeroaxis[a].rgb = fixed_argb(s, C, &lp->lc, fr->min[3], fr->max[3], 0) & 0xFFFFFFu;
     }
+    /* a zero axis needs a linear axis across it (0 has no place on a log axis) */
+    if (fr->log_base[1] > 0.0 || (fr->log_base[2] > 0.0 && !plot2d)) fs->zeroaxis[0].on = false;
+    if (fr->log_base[0] > 0.0 || (fr->log_base[2] > 0.0 && !plot2d)) fs->zeroaxis[1].on = false;
+    if (fr->log_base[0] > 0.0 || fr->log_base[1] > 0.0) fs->zeroaxis[2].on = false;
     F->cb_log = fr->cb_log;
     if (s->surface && !plot2d) corner_poles(e, n, fr, fs);
     for (int a = 0; a < 4; a++) {
@@ -624,7 +886,7 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
             fs->axis[a].tics = false;
             continue;
         }
-        tics_for(I, F, C, a, fr->min[a], fr->max[a], fr->step[a]);
+        tics_for(I, F, C, a, fr->min[a], fr->max[a], fr->step[a], a <= 2 ? fr->log_base[a] : 0.0);
     }
     fs->title = s->title.text && s->title.text[0] ? s->title.text : NULL;
     fs->title_argb = fixed_argb(s, C, &s->title.tc, fr->min[3], fr->max[3], 0);
@@ -713,7 +975,6 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
 
     pv_status ls = frame_labels(I, F, fr, C, e, n);
     if (ls == PV_OK) ls = frame_arrows(I, F, fr, C);
-    if (ls == PV_OK) ls = frame_rects(I, F, C);
     if (ls != PV_OK) return ls;
 
     pv_view3d_params vp;
@@ -733,6 +994,11 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
     vp.xyplane_absolute = s->xyplane_absolute;
     vp.xyplane_z = s->xyplane_z;
     vp.xyplane_rel = s->xyplane_rel;
+    if (vp.xyplane_absolute && fr->log_base[2] > 0.0) { /* `at z` on a log z axis: its log */
+        vp.xyplane_z = axis_space(fr, 2, s->xyplane_z);
+        if (!isfinite(vp.xyplane_z)) /* not on the axis: at zmin (measured) */
+            vp.xyplane_absolute = false, vp.xyplane_rel = 0.0;
+    }
     vp.base_in_box = s->tics[PV_AX_X].on || s->tics[PV_AX_Y].on || (s->border & 15) != 0;
     vp.title_lines = pv_frame_title_lines(fs->title);
     fs->enhanced = s->term.enhanced;
@@ -759,6 +1025,8 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
         else vp.key_reserve_right = reserve;
     }
     pv_view3d_setup(&F->view, &vp);
+    pv_status os = frame_objects(I, F, fr, C, plot2d);
+    if (os != PV_OK) return os;
     if (!pv_frame_build(&F->frame, fs, &F->view))
         return pv_err(I->ctx, PV_ENOMEM, "out of memory building the frame");
     return PV_OK;
@@ -1058,7 +1326,33 @@ static pv_status check_output(pv_ctx *ctx, const char *path)
     return st;
 }
 
-pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e, int n,
+/* Which of x, y, z are drawn in log space: `set logscale` (in 2D x and y only). Voxel
+ * grids and isosurfaces are placed on linear axes: with one in the plot the log scales
+ * are named in a warning and left linear. The rows go to log space. */
+static pv_status log_axes(pv_interp *I, pv_cursor *c, size_t off, pv_scene_elem *e, int n,
+                          bool plot2d, frame_ranges *fr)
+{
+    bool any = false, grids = false;
+    for (int a = 0; a < 3; a++) {
+        const pv_range *r = &I->set->range[a];
+        fr->log_base[a] = r->log && (a < 2 || !plot2d) && r->log_base > 1.0 ? r->log_base : 0.0;
+        any = any || fr->log_base[a] > 0.0;
+    }
+    for (int k = 0; k < n; k++) grids = grids || e[k].kind == PV_SCENE_VOXELS || e[k].kind == PV_SCENE_ISO;
+    if (any && grids) {
+        pv_plot_warn_skip(I, c->tl->src, off, "a log x, y or z axis with a voxel grid",
+                          ": the axes are drawn linear");
+        for (int a = 0; a < 3; a++) fr->log_base[a] = 0.0;
+        return PV_OK;
+    }
+    for (int k = 0; k < n && any; k++) {
+        pv_status st = pv_scene_log_axes(I->ctx, &e[k], fr->log_base);
+        if (st != PV_OK) return st;
+    }
+    return PV_OK;
+}
+
+pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_scene_elem *e, int n,
                           double t_begin, bool plot2d)
 {
     const double t_render = MPI_Wtime();
@@ -1070,11 +1364,27 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene
         return PV_OK;
     }
     frame_ranges fr;
-    compute_ranges(I, e, n, plot2d, &fr);
+    memset(&fr, 0, sizeof fr);
+    pv_status lst = log_axes(I, c, off, e, n, plot2d, &fr);
+    if (lst == PV_OK) {
+        compute_ranges(I, e, n, plot2d, &fr);
+        static const char *const names[3] = {"x", "y", "z"};
+        for (int a = 0; a < 3 && lst == PV_OK; a++)
+            if (fr.log_invalid[a]) /* gnuplot's words */
+                lst = pv_source_error(ctx, PV_ESCRIPT, c->tl->src, off,
+                                      "logscaled axis must have positive range (%s)", names[a]);
+    }
+    if (lst != PV_OK) {
+        free(path);
+        return pv_status_agree(ctx, lst);
+    }
     {
         size_t end = c->end > 0 ? c->tl->tok[c->end - 1].end : off;
         char *cmd = end > off ? strndup(c->tl->src->text + off, end - off) : NULL;
-        pv_gpval_frame(I, cmd, !plot2d, fr.min, fr.max);
+        double gmin[4], gmax[4]; /* the values, not their logs */
+        for (int a = 0; a < 4; a++)
+            gmin[a] = axis_value(&fr, a, fr.min[a]), gmax[a] = axis_value(&fr, a, fr.max[a]);
+        pv_gpval_frame(I, cmd, !plot2d, gmin, gmax);
         free(cmd);
     }
     pv_scene_colors C;

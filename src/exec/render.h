@@ -13,8 +13,9 @@
 
 /* Render the elements of one splot, or of a 2D plot (plot2d: rows x y and the plot order
  * as z; gnuplot's 2D frame), every rank, collective. `off` locates errors; `t_begin` is
- * MPI_Wtime() when the plot command began (its data counts as scene time). */
-pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, const pv_scene_elem *e,
+ * MPI_Wtime() when the plot command began (its data counts as scene time). The rows of
+ * the elements are taken to the log space of log x/y/z axes (pv_scene_log_axes). */
+pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_scene_elem *e,
                           int n, double t_begin, bool plot2d);
 
 #endif

@@ -351,6 +351,16 @@ static void edge_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, i
         pv_just j = v->map && ax->tic_just >= 0 ? (pv_just)ax->tic_just : just;
         pv_lay_multiline_rot(f, L, x2, y2, text, j, false, 0, v->map ? ax->tic_angle : 0.0);
     }
+    /* minor tics (a log axis's default): the marks at the minor scale, no labels */
+    double mlen = len * ax->minor_scale / (ax->ticscale != 0.0 ? ax->ticscale : 1.0);
+    for (int i = 0; i < ax->nminor; i++) {
+        vtx v1 = axis_point(v, which, ax->minor_pos[i], at);
+        line3d(f, v, L, v1, offset(v1, e.unit, mlen), s);
+        if (ax->mirror) {
+            vtx v3 = axis_point(v, which, ax->minor_pos[i], e.other_end);
+            line3d(f, v, L, v3, offset(v3, e.unit, -mlen), s);
+        }
+    }
 }
 
 /* ---- grid --------------------------------------------------------------------------- */
@@ -480,6 +490,20 @@ static void edge_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, 
 
 /* ---- z tics and label --------------------------------------------------------------- */
 
+/* A z tic mark of `len` terminal units at `place`: on the z axis, or mirrored on the
+ * right edge (pointing the other way). */
+static void z_mark(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_frame_layer L,
+                   double place, int len, bool mirror)
+{
+    const pv_frame_axis *ax = &s->axis[PV_FAX_Z];
+    vtx a = mirror ? map(v, v->right_x, v->right_y, place)
+            : ax->on_axis ? map(v, 0.0, 0.0, place)
+                          : map(v, v->zaxis_x, v->zaxis_y, place);
+    vtx b = a;
+    b.x += (mirror ? -len : len) / (double)v->xscaler;
+    line3d(f, v, L, a, b, s);
+}
+
 static void z_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_frame_layer L)
 {
     const pv_frame_axis *ax = &s->axis[PV_FAX_Z];
@@ -489,9 +513,7 @@ static void z_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_f
     for (int i = 0; i < ax->ntics; i++) {
         double place = ax->tic_pos[i];
         vtx v1 = ax->on_axis ? map(v, 0.0, 0.0, place) : map(v, v->zaxis_x, v->zaxis_y, place);
-        vtx v2 = v1;
-        v2.x += len / (double)v->xscaler;
-        line3d(f, v, L, v1, v2, s);
+        z_mark(f, s, v, L, place, len, false);
         const char *text = ax->tic_text ? ax->tic_text[i] : NULL;
         if (text) {
             int x1, y1;
@@ -500,12 +522,13 @@ static void z_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_f
             if (!ax->tic_in) x1 -= (int)(t->h_tic * ax->ticscale);
             pv_lay_multiline(f, L, x1, y1, text, PV_JUST_RIGHT, true, 0);
         }
-        if (ax->mirror) {
-            vtx v3 = map(v, v->right_x, v->right_y, place);
-            vtx v4 = v3;
-            v4.x -= len / (double)v->xscaler;
-            line3d(f, v, L, v3, v4, s);
-        }
+        if (ax->mirror) z_mark(f, s, v, L, place, len, true);
+    }
+    /* minor tics (a log axis's default): the marks at the minor scale, no labels */
+    int mlen = (int)(ax->minor_scale * (ax->tic_in ? 1 : -1) * t->h_tic);
+    for (int i = 0; i < ax->nminor; i++) {
+        z_mark(f, s, v, L, ax->minor_pos[i], mlen, false);
+        if (ax->mirror) z_mark(f, s, v, L, ax->minor_pos[i], mlen, true);
     }
 }
 
@@ -669,12 +692,45 @@ void pv_lay_arrows(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, bool
 
 /* gnuplot's do_rectangle: corners truncated to integers, the box filled, then its outline
  * from the lower left corner up, right, down and closed. */
+/* A polygon of n vertices (terminal units, truncated as gnuplot's integer coordinates):
+ * filled, or its outline (closed or not) of width lw. */
+static void poly_item(pv_frame *f, pv_frame_layer L, int n, const double *x, const double *y,
+                      bool fill, bool closed, uint32_t argb, double lw)
+{
+    pv_fitem *it = pv_lay_item(f, fill ? PV_FI_FILL : PV_FI_PATH, L);
+    if (!it) return;
+    int *px = it->x, *py = it->y;
+    if (n > 5) {
+        it->vx = malloc((size_t)n * 2 * sizeof *it->vx);
+        if (!it->vx) {
+            f->n--;
+            f->failed = true;
+            return;
+        }
+        it->vy = it->vx + n;
+        px = it->vx, py = it->vy;
+    }
+    for (int k = 0; k < n; k++) px[k] = (int)x[k], py[k] = (int)y[k];
+    it->n = n;
+    it->closed = closed;
+    it->argb = argb;
+    it->lw = lw;
+}
+
 void pv_lay_rects(pv_frame *f, const pv_frame_spec *s, int layer)
 {
     pv_frame_layer L = layer > 0 ? PV_FRAME_FRONT : PV_FRAME_BACK;
     for (int k = 0; k < s->nrects; k++) {
         const pv_frame_rect *r = &s->rects[k];
         if (r->layer != layer) continue;
+        if (r->nv > 0) { /* circle, ellipse, polygon: filled, then outlined */
+            if (r->fill && r->nv >= 3)
+                poly_item(f, L, r->nv, r->vx, r->vy, true, true, r->fill_argb, 0.0);
+            for (int t = 0; t < (r->twice ? 2 : 1) && r->border; t++)
+                poly_item(f, L, r->nv, r->vx, r->vy, false, r->closed, r->border_rgb,
+                          r->lw * f->term.linewidth);
+            continue;
+        }
         double x1 = fmin(r->x0, r->x1), x2 = fmax(r->x0, r->x1);
         double y1 = fmin(r->y0, r->y1), y2 = fmax(r->y0, r->y1);
         int x = (int)x1, y = (int)y1;
@@ -1227,6 +1283,7 @@ void pv_frame_fini(pv_frame *f)
 {
     for (int i = 0; i < f->n; i++) {
         free(f->items[i].text);
+        free(f->items[i].vx);
         free(f->items[i].colors);
         free(f->items[i].bands);
     }

@@ -302,6 +302,20 @@ static void grid_line(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, p
 
 /* gnuplot's axis_output_tics + xtick2d/ytick2d_callback for x (which = PV_FAX_X) or y:
  * per tic the grid line, the mark, its mirror and the label. */
+/* A tic mark of `size` at `at` along the axis, from `start` (and mirrored from `mirror`
+ * in the other direction, if >= 0); vert: on the y axis. */
+static void tic_mark(pv_frame *f, pv_frame_layer L, bool vert, int at, int start, int size,
+                     int mirror, uint32_t rgb, double lw)
+{
+    if (vert) {
+        pv_lay_line(f, L, start, at, start + size, at, rgb, lw);
+        if (mirror >= 0) pv_lay_line(f, L, mirror, at, mirror - size, at, rgb, lw);
+    } else {
+        pv_lay_line(f, L, at, start, at, start + size, rgb, lw);
+        if (mirror >= 0) pv_lay_line(f, L, at, mirror, at, mirror - size, rgb, lw);
+    }
+}
+
 static void axis_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, int which,
                       pv_frame_layer L)
 {
@@ -341,17 +355,18 @@ static void axis_tics(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, i
         int at = vert ? map_y(v, ax->tic_pos[i]) : map_x(v, ax->tic_pos[i]);
         if (s->grid.on[which] && grid_layer == L) grid_line(f, s, v, L, !vert, at);
         if (!vert && (at < b->xleft || at > b->xright)) continue;
-        if (vert) {
-            pv_lay_line(f, L, start, at, start + size, at, s->border_rgb, lw);
-            if (mirror >= 0) pv_lay_line(f, L, mirror, at, mirror - size, at, s->border_rgb, lw);
-        } else {
-            pv_lay_line(f, L, at, start, at, start + size, s->border_rgb, lw);
-            if (mirror >= 0) pv_lay_line(f, L, at, mirror, at, mirror - size, s->border_rgb, lw);
-        }
+        tic_mark(f, L, vert, at, start, size, mirror, s->border_rgb, lw);
         const char *label = ax->tic_text ? ax->tic_text[i] : NULL;
         if (!label) continue;
         if (vert) pv_lay_multiline_rot(f, L, text, at, label, just, true, 0, angle);
         else pv_lay_multiline_rot(f, L, at, text, label, just, angle != 0.0, 0, angle);
+    }
+    /* minor tics (a log axis's default): gnuplot's (int) tic length times the minor scale */
+    int msize = (int)(dir * (int)(vert ? t->h_tic : t->v_tic) * ax->minor_scale);
+    for (int i = 0; i < ax->nminor; i++) {
+        int at = vert ? map_y(v, ax->minor_pos[i]) : map_x(v, ax->minor_pos[i]);
+        if (vert ? (at < b->ybot || at > b->ytop) : (at < b->xleft || at > b->xright)) continue;
+        tic_mark(f, L, vert, at, start, msize, mirror, s->border_rgb, lw);
     }
 }
 

@@ -68,17 +68,18 @@ static bool is_log(const pv_tickaxis *a) { return a->log_base > 1.0; }
 /* A log axis: its ends in powers of the base (gnuplot's hidden linear "primary" axis). */
 static double to_log(const pv_tickaxis *a, double v) { return log(v) / log(a->log_base); }
 
-/* gnuplot's extend_primary_ticrange and make_tics for a log axis: the step is the
- * automatic step of the range in powers of the base, at least one power; autoscaled
- * ends move out to whole powers. */
+/* gnuplot's extend_primary_ticrange and make_tics for a log axis: autoscaled ends move
+ * out to whole powers, then the step is the automatic step of that range in powers of
+ * the base, at least one power (measured: data over 1e-4.3 .. 1e4.3 gives [1e-5:1e5]
+ * with tics every second power). */
 static void setup_log(pv_tickaxis *a, bool ext_min, bool ext_max)
 {
     double lmin = to_log(a, a->min), lmax = to_log(a, a->max);
-    a->step = pv_ticks_step(lmax - lmin);
-    if (a->step < 1.0) a->step = 1.0;
     bool ascending = a->min < a->max;
-    if (ext_min) a->min = pow(a->log_base, ascending ? floor(lmin) : ceil(lmin));
-    if (ext_max) a->max = pow(a->log_base, ascending ? ceil(lmax) : floor(lmax));
+    if (ext_min) lmin = ascending ? floor(lmin) : ceil(lmin), a->min = pow(a->log_base, lmin);
+    if (ext_max) lmax = ascending ? ceil(lmax) : floor(lmax), a->max = pow(a->log_base, lmax);
+    a->step = pv_ticks_step(fabs(lmax - lmin));
+    if (a->step < 1.0) a->step = 1.0;
 }
 
 void pv_ticks_setup(pv_tickaxis *a)

@@ -42,6 +42,38 @@ pv_status pv_scene_add_row(pv_ctx *ctx, pv_scene_elem *e, const double *v, int n
     return PV_OK;
 }
 
+pv_status pv_scene_log_axes(pv_ctx *ctx, pv_scene_elem *e, const double base[3])
+{
+    if (e->nrows == 0 || e->ncols < 3) return PV_OK;
+    if (!(base[0] > 1.0) && !(base[1] > 1.0) && !(base[2] > 1.0)) return PV_OK;
+    /* colour from z on a log z axis: keep the real z in an appended colour column */
+    pv_scene_cols kc = pv_scene_columns(e);
+    bool by_z = base[2] > 1.0 && kc.color < 0 && e->kind != PV_SCENE_IMAGE &&
+                (e->kind == PV_SCENE_PM3D || (e->st.lp.lc.kind == PV_COLOR_PALETTE_Z &&
+                                              (e->kind == PV_SCENE_POINTS ||
+                                               e->kind == PV_SCENE_LINES)));
+    size_t nc = (size_t)e->ncols, nn = nc + (by_z ? 1 : 0);
+    if (by_z) {
+        if (!PV_GROW(ctx, e->vals, e->cap, e->nrows * nn)) return ctx->err_code;
+        for (size_t r = e->nrows; r-- > 0;) { /* spread the rows out, last first */
+            memmove(e->vals + r * nn, e->vals + r * nc, nc * sizeof *e->vals);
+            e->vals[r * nn + nc] = e->vals[r * nn + 2];
+        }
+        e->ncols = (int)nn;
+    }
+    bool vectors = e->st.style == PV_STYLE_VECTORS && nn >= 6;
+    for (size_t r = 0; r < e->nrows; r++) {
+        double *v = e->vals + r * nn;
+        for (int a = 0; a < 3; a++) {
+            if (!(base[a] > 1.0)) continue;
+            double tip = vectors ? v[a] + v[a + 3] : 0.0, lb = log(base[a]);
+            v[a] = v[a] > 0.0 ? log(v[a]) / lb : (double)NAN; /* gnuplot: undefined */
+            if (vectors) v[a + 3] = tip > 0.0 ? log(tip) / lb - v[a] : (double)NAN;
+        }
+    }
+    return PV_OK;
+}
+
 pv_status pv_scene_end_scan(pv_ctx *ctx, pv_scene_elem *e)
 {
     if (e->nscan > 0 && e->scan[e->nscan - 1] == e->nrows) return PV_OK; /* empty block */

@@ -1,10 +1,10 @@
 /*
  * pvox settings: `set object`, `unset object`, `show object`.
  *
- * gnuplot 5.4's objects are rectangles, circles, ellipses and polygons. In a 3D plot it
- * draws a rectangle only when both corners (or its centre) are in screen coordinates;
- * pvox stores every object, draws those rectangles, and names the kinds it does not draw
- * in one warning. `set object N` changes only what is given of an existing object.
+ * gnuplot 5.4's objects are rectangles, circles, ellipses and polygons, each with its
+ * geometry (from/to/rto corners or a centre and size; a circle's radius and arc, an
+ * ellipse's angle and units, a polygon's vertices). `set object N` changes only what is
+ * given of an existing object. exec/render.c draws them (where gnuplot does).
  */
 #include "settings_int.h"
 
@@ -16,7 +16,9 @@ static void object_init(pv_object *o, int tag)
 {
     memset(o, 0, sizeof *o);
     o->tag = tag;
-    o->rectangle = true;
+    o->kind = PV_OBJ_RECT;
+    o->arc[1] = 360.0;
+    o->wedge = true;
     o->layer = PV_OBJ_BACK;
     o->fill.kind = PV_FILL_SOLID;
     o->fill.density = 1.0;
@@ -43,28 +45,49 @@ void pv_objects_fini(pv_settings *s)
 static pv_status object_options(pv_sp *p, pv_object *o)
 {
     pv_status st = PV_OK;
+    bool poly = o->kind == PV_OBJ_POLYGON, fresh_vertices = false;
     while (st == PV_OK && !sp_end(p)) {
-        if (sp_word(p, "from")) {
+        if (poly && (sp_isword(p, "from") || sp_isword(p, "to") || sp_isword(p, "rto"))) {
+            /* a polygon's vertices: `from` starts the list, each `to`/`rto` adds one */
+            bool from = sp_word(p, "from"), rel = !from && sp_word(p, "rto");
+            if (!from && !rel) sp_word(p, "to");
+            if (from || !fresh_vertices) o->nv = 0, fresh_vertices = true;
+            if (o->nv >= PV_OBJ_MAXV)
+                return sp_err(p, PV_ERANGE, "a polygon holds at most %d vertices in pvox",
+                              PV_OBJ_MAXV);
+            int k = o->nv++;
+            o->vrel[k] = rel;
+            st = sp_position_sys(p, o->v[k], o->vsys[k], k > 0 ? o->vsys[k - 1][0] : PV_SYS_FIRST);
+        } else if (sp_word(p, "from")) {
             o->centred = false;
             st = sp_position_sys(p, o->p1, o->sys1, PV_SYS_FIRST);
         } else if (sp_word(p, "to") || sp_word(p, "rto")) {
+            bool rel = p->c->tl->tok[p->c->pos - 1].sval[0] == 'r';
             st = sp_position_sys(p, o->p2, o->sys2, PV_SYS_FIRST);
+            if (st == PV_OK && rel) /* `rto`: relative to `from`, in its system */
+                for (int a = 0; a < 3; a++) o->p2[a] += o->p1[a], o->sys2[a] = o->sys1[a];
         } else if (sp_word(p, "cen$ter") || sp_word(p, "at")) {
             o->centred = true;
             st = sp_position_sys(p, o->p1, o->sys1, PV_SYS_FIRST);
-        } else if (sp_word(p, "si$ze")) {
+        } else if (sp_word(p, "si$ze") || sp_word(p, "radius")) {
             st = sp_position_sys(p, o->p2, o->sys2, PV_SYS_FIRST);
-        } else if (sp_word(p, "radius") || sp_word(p, "ang$le") || sp_word(p, "arc") ||
-                   sp_word(p, "units")) {
-            /* circle / ellipse geometry: stored nowhere (not drawn) */
-            if (sp_isop(p, "[")) {
-                while (!sp_end(p) && !sp_op(p, "]")) pv_cur_next(p->c);
-            } else if (sp_word(p, "xy") || sp_word(p, "xx") || sp_word(p, "yy")) {
-            } else {
-                double d[3];
-                pv_coord_sys sys[3];
-                st = sp_position_sys(p, d, sys, PV_SYS_FIRST);
-            }
+        } else if (sp_word(p, "ang$le")) {
+            st = sp_real(p, &o->angle);
+        } else if (sp_word(p, "units")) {
+            if (sp_word(p, "xy")) o->units = 0;
+            else if (sp_word(p, "xx")) o->units = 1;
+            else if (sp_word(p, "yy")) o->units = 2;
+            else st = sp_err(p, PV_ESYNTAX, "expecting xy, xx or yy");
+        } else if (sp_word(p, "arc")) {
+            if (!sp_op(p, "[")) return sp_err(p, PV_ESYNTAX, "expecting '['");
+            st = sp_real(p, &o->arc[0]);
+            if (st == PV_OK && !sp_op(p, ":")) st = sp_err(p, PV_ESYNTAX, "expecting ':'");
+            if (st == PV_OK) st = sp_real(p, &o->arc[1]);
+            if (st == PV_OK && !sp_op(p, "]")) st = sp_err(p, PV_ESYNTAX, "expecting ']'");
+        } else if (sp_word(p, "wedge")) {
+            o->wedge = true;
+        } else if (sp_word(p, "nowedge")) {
+            o->wedge = false;
         } else if (sp_word(p, "front")) {
             o->layer = PV_OBJ_FRONT;
         } else if (sp_word(p, "back")) {
@@ -124,14 +147,23 @@ pv_status sp_set_object(pv_sp *p)
             for (int k = 0; k < s->nobjects; k++) t = s->objects[k].tag >= t ? s->objects[k].tag + 1 : t;
         object_init(&o, have_tag ? tag : (t > 0 ? t : 1));
     }
-    if (sp_word(p, "rect$angle")) o.rectangle = true;
-    else if (sp_word(p, "circ$le") || sp_word(p, "ell$ipse") || sp_word(p, "poly$gon")) {
-        o.rectangle = false;
-        if (p->exec)
-            sp_warn_once(p, WARN_OBJECT_KIND,
-                         "circles, ellipses and polygons (`set object`) are not drawn by pvox "
-                         PV_VERSION_MAJOR_MINOR);
-        sp_skip_rest(p); /* their vertices and options: not parsed further */
+    pv_object_kind kind = o.kind;
+    if (sp_word(p, "rect$angle")) kind = PV_OBJ_RECT;
+    else if (sp_word(p, "circ$le")) kind = PV_OBJ_CIRCLE;
+    else if (sp_word(p, "ell$ipse")) kind = PV_OBJ_ELLIPSE;
+    else if (sp_word(p, "poly$gon")) kind = PV_OBJ_POLYGON;
+    if (kind != o.kind) { /* a new kind: gnuplot starts its geometry afresh */
+        int keep = o.tag;
+        pv_object_layer layer = o.layer;
+        object_init(&o, keep);
+        o.kind = kind;
+        o.layer = layer;
+        if (kind == PV_OBJ_CIRCLE || kind == PV_OBJ_ELLIPSE) o.centred = true;
+        if (kind == PV_OBJ_CIRCLE) o.p2[0] = 1.0; /* gnuplot's default radius */
+        if (kind != PV_OBJ_RECT) { /* gnuplot: empty, outlined in the object's colour */
+            o.fill.kind = PV_FILL_EMPTY;
+            o.fill.border_color.kind = PV_COLOR_DEFAULT;
+        }
     }
     st = object_options(p, &o);
     if (st != PV_OK || !p->exec) return st;
@@ -153,7 +185,10 @@ pv_status sp_show_object(pv_sp *p)
         for (int k = 0; k < s->nobjects; k++) {
             const pv_object *o = &s->objects[k];
             fprintf(OUT, "\tobject %3d %s %s %g,%g,%g %s %g,%g,%g %s\n", o->tag,
-                    o->rectangle ? "rect" : "(circle, ellipse or polygon)",
+                    o->kind == PV_OBJ_RECT     ? "rect"
+                    : o->kind == PV_OBJ_CIRCLE ? "circle"
+                    : o->kind == PV_OBJ_ELLIPSE ? "ellipse"
+                                                : "polygon",
                     o->centred ? "center" : "from", o->p1[0], o->p1[1], o->p1[2],
                     o->centred ? "size" : "to", o->p2[0], o->p2[1], o->p2[2],
                     layer[o->layer + 1]);

@@ -21,7 +21,7 @@
 
 static const char no_text[] = "pvox does not draw text annotations";
 static const char no_axis2[] = "pvox has no secondary axes";
-static const char no_2d[] = "pvox draws 3D plots only";
+static const char no_2d[] = "pvox draws no polar, parallel-axis or spider plots";
 
 /* Order matters only where gnuplot's shortest prefixes overlap (none do after probing). */
 const pv_opt pv_opts[] = {
@@ -91,7 +91,7 @@ const pv_opt pv_opts[] = {
     I("mzt$ics", "pvox does not draw minor tics"),
     I("nonlinear", "pvox draws linear axes"),
     S("obj$ect", object),
-    I("of$fsets", no_2d),
+    I("of$fsets", "pvox autoscales 2D plots without offsets"),
     I("or$igin", "pvox draws one plot per image"),
     S("o$utput", output),
     I("overflow", "pvox follows gnuplot's default integer overflow rule"),

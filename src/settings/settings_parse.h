@@ -47,8 +47,8 @@ void sp_setstr(char **dst, const char *src);
 /* Warn-once slots of pv_settings.warned for messages that are not one option name each:
  * they come first, the option table's slots follow (PV_SETTINGS_EXTRA_WARN + index). */
 enum { PV_SETTINGS_EXTRA_WARN = 32 };
-enum { WARN_LOGSCALE = 0, WARN_PAL_FUNCS, WARN_PAL_FILE, WARN_POLAR,
-       WARN_PM3D_QUADS, WARN_PM3D_FTRI, WARN_OBJECT_KIND, WARN_FORMAT_KIND,
+enum { WARN_UNUSED0 = 0, WARN_PAL_FUNCS, WARN_PAL_FILE, WARN_POLAR,
+       WARN_PM3D_QUADS, WARN_PM3D_FTRI, WARN_UNUSED1, WARN_FORMAT_KIND,
        WARN_GRID_PART, WARN_ARROW_POLAR,
        WARN_STYLE_OTHER, /* one slot per ignored `set style` kind follows */
        WARN_NSLOTS = WARN_STYLE_OTHER + 11 };

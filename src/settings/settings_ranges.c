@@ -221,11 +221,6 @@ static pv_status logscale(pv_sp *p, bool on)
         p->s->range[ax].log = on;
         if (on) p->s->range[ax].log_base = base;
     }
-    unsigned xyz = (1u << PV_AX_X) | (1u << PV_AX_Y) | (1u << PV_AX_Z);
-    if (on && (mask & xyz))
-        sp_warn_once(p, WARN_LOGSCALE,
-                     "set logscale on x, y or z is stored but pvox draws those axes linear "
-                     "(a log colour axis is drawn)");
     return PV_OK;
 }
 pv_status sp_set_logscale(pv_sp *p) { return logscale(p, true); }

@@ -45,6 +45,23 @@ static pv_status parse_style_name(pv_sp *p, pv_plot_style *out)
     return sp_err(p, PV_ESYNTAX, "unrecognized plot type");
 }
 
+/* Does a fill's numeric argument follow (a number, or an expression that is not one of
+ * the words a fill style or an object goes on with: `pattern o` takes variable o)? */
+static bool fill_number_follows(pv_sp *p)
+{
+    static const char *const words[] = {
+        "bo$rder", "nobo$rder", "fc", "fillc$olor", "fillcolour", "lc", "linec$olor", "lt",
+        "linet$ype", "lw", "linew$idth", "dt", "dasht$ype", "front", "back", "behind",
+        "depth$order", "clip", "noclip", "def$ault", "e$mpty", "s$olid", "p$attern",
+        "tr$ansparent", "from", "to", "rto", "at", "cen$ter", "si$ze", "arc", "ang$le",
+        "units", "wedge", "nowedge", "title", "t", "w$ith", "notitle", "noti$tle"};
+    if (!sp_can_expr(p)) return false;
+    if (pv_cur_peek(p->c)->kind != PV_TK_NAME) return true;
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (sp_isword(p, words[k])) return false;
+    return true;
+}
+
 pv_status sp_fill_words(pv_sp *p, pv_fill *out)
 {
     pv_fill f = *out;
@@ -60,14 +77,14 @@ pv_status sp_fill_words(pv_sp *p, pv_fill *out)
             f.kind = PV_FILL_SOLID;
             kind_given = true;
             f.density = 1.0;
-            if (sp_can_expr(p) && pv_cur_peek(p->c)->kind != PV_TK_NAME) {
+            if (fill_number_follows(p)) {
                 density_given = true;
                 st = sp_real(p, &f.density);
             }
         } else if (sp_word(p, "p$attern")) {
             f.kind = PV_FILL_PATTERN;
             kind_given = true;
-            if (sp_can_expr(p) && pv_cur_peek(p->c)->kind != PV_TK_NAME) st = sp_int(p, &f.pattern);
+            if (fill_number_follows(p)) st = sp_int(p, &f.pattern);
         } else if (sp_word(p, "nobo$rder")) {
             f.border = false;
         } else if (sp_word(p, "bo$rder")) {

@@ -60,7 +60,7 @@ pv_status sp_unset_parametric(pv_sp *p)
 }
 pv_status sp_set_polar(pv_sp *p)
 {
-    sp_warn_once(p, WARN_POLAR, "set polar is stored but pvox draws 3D plots only");
+    sp_warn_once(p, WARN_POLAR, "set polar is stored but pvox draws no polar plots");
     return set_flag(p, &p->s->polar, true);
 }
 pv_status sp_unset_polar(pv_sp *p) { return set_flag(p, &p->s->polar, false); }

@@ -42,7 +42,7 @@ set(pv_picture_scenes
   ${pv_picture_dir}/scenes/lines.gp ${pv_picture_dir}/scenes/ortho.gp
   ${pv_picture_dir}/scenes/functions.gp ${pv_picture_dir}/scenes/hidden.gp
   ${pv_picture_dir}/scenes/vectors.gp ${pv_picture_dir}/scenes/plot2d.gp
-  ${pv_picture_dir}/scenes/image3d.gp)
+  ${pv_picture_dir}/scenes/image3d.gp ${pv_picture_dir}/scenes/log3d.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
@@ -133,6 +133,7 @@ set(pv_picture_fidelity
   lines:${pv_picture_dir}/fidelity/lines_hidden3d.gp
   lines:${pv_picture_dir}/fidelity/lines_vectors.gp
   lines:${pv_picture_dir}/fidelity/lines_plot2d.gp
+  lines:${pv_picture_dir}/fidelity/lines_log3d.gp
   pm3d:${pv_picture_dir}/fidelity/pm3d_function.gp
   pm3d:${pv_picture_dir}/fidelity/pm3d_at_base.gp
   pixels:${pv_picture_dir}/fidelity/px_ticstep_key.gp
@@ -147,7 +148,9 @@ set(pv_picture_fidelity
   pixels:${pv_picture_dir}/fidelity/px_enhanced.gp
   pixels:${pv_picture_dir}/fidelity/px_plot2d.gp
   pixels:${pv_picture_dir}/fidelity/px_image.gp
-  pixels:${pv_picture_dir}/fidelity/px_rgbimage.gp)
+  pixels:${pv_picture_dir}/fidelity/px_rgbimage.gp
+  pixels:${pv_picture_dir}/fidelity/px_log2d.gp
+  pixels:${pv_picture_dir}/fidelity/px_objects.gp)
 # 1 rank, and 3 ranks (uneven slabs: `pi k` and `above` must use global node indices)
 foreach(np 1 3)
   set(pv_picture_procs ${np})
