@@ -35,6 +35,7 @@ typedef enum pv_scene_kind {
     PV_SCENE_ISO,            /* splot $grid with isosurface level L (drawn by pv_scene_iso) */
     PV_SCENE_LINES,          /* data with lines|linespoints|impulses */
     PV_SCENE_IMAGE,          /* data with image|rgbimage|rgbalpha (scene/image.c) */
+    PV_SCENE_POLYGONS,       /* data with polygons, depthorder objects (scene/polygons.c) */
     PV_SCENE_SKIPPED         /* parsed, not drawn by this version: `why` says so */
 } pv_scene_kind;
 
@@ -213,6 +214,9 @@ bool pv_scene_image_grid(const pv_scene_elem *e, pv_image_grid *g);
 void pv_scene_image_pixel(const pv_image_grid *g, size_t i, size_t j, double corner[4][3]);
 pv_status pv_scene_draw_image(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                               pv_raster *r);
+/* `with polygons` (scene/polygons.c): each scan line a filled polygon. */
+pv_status pv_scene_draw_polygons(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                                 pv_raster *r);
 
 /* ---- voxel points (`splot $grid with points|dots above T`, GP-6) -------------------- */
 

@@ -209,6 +209,7 @@ typedef enum pv_plot_style {
     PV_STYLE_IMPULSES, PV_STYLE_PM3D, PV_STYLE_SURFACE, PV_STYLE_ISOSURFACE,
     PV_STYLE_VECTORS, PV_STYLE_LABELS,
     PV_STYLE_IMAGE, PV_STYLE_RGBIMAGE, PV_STYLE_RGBALPHA, /* pixels from the data's grid */
+    PV_STYLE_POLYGONS,       /* each data block a filled polygon */
     PV_STYLE_OTHER   /* a gnuplot style pvox does not draw (boxes, image, ...) */
 } pv_plot_style;
 

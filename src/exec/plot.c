@@ -229,6 +229,7 @@ static pv_plot_style style_of(const char *name)
     if (!strcmp(name, "ima$ge")) return PV_STYLE_IMAGE;
     if (!strcmp(name, "rgbima$ge")) return PV_STYLE_RGBIMAGE;
     if (!strcmp(name, "rgba$lpha")) return PV_STYLE_RGBALPHA;
+    if (!strcmp(name, "polygon$s")) return PV_STYLE_POLYGONS;
     return PV_STYLE_OTHER;
 }
 
@@ -594,6 +595,7 @@ static pv_scene_kind data_kind(pv_plot_style st)
     case PV_STYLE_IMAGE:
     case PV_STYLE_RGBIMAGE:
     case PV_STYLE_RGBALPHA: return PV_SCENE_IMAGE;
+    case PV_STYLE_POLYGONS: return PV_SCENE_POLYGONS;
     default: return PV_SCENE_SKIPPED;
     }
 }
@@ -701,6 +703,43 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
             re->image_k = re->scan[0];
     }
     return st;
+}
+
+/* `set object N polygon ... depthorder` in a splot: each one more element drawn with the
+ * data (depth-sorted, as gnuplot sorts them with pm3d's depthorder), after them in plot
+ * order. Vertices in first coordinates only (gnuplot: the same). */
+static pv_status add_depthorder_objects(pv_interp *I, plot_state *ps)
+{
+    const pv_settings *s = I->set;
+    for (int k = 0; k < s->nobjects; k++) {
+        const pv_object *o = &s->objects[k];
+        if (o->kind != PV_OBJ_POLYGON || o->layer != PV_OBJ_DEPTHORDER || o->nv < 3) continue;
+        bool first = true;
+        for (int q = 0; q < o->nv; q++)
+            for (int a = 0; a < 3; a++) first = first && o->vsys[q][a] == PV_SYS_FIRST;
+        if (!first) continue;
+        if (!PV_GROW(I->ctx, ps->re, ps->capre, ps->nre + 1)) return I->ctx->err_code;
+        pv_scene_elem *e = &ps->re[ps->nre];
+        pv_lp lp = pv_lp_default();
+        pv_scene_elem_init(e, (int)ps->nre + 1, &lp);
+        e->kind = PV_SCENE_POLYGONS;
+        e->st.style = PV_STYLE_POLYGONS;
+        e->st.fc = o->fc;
+        e->st.has_fill = true;
+        e->st.fill = o->fill;
+        double prev[3] = {0, 0, 0};
+        pv_status st = PV_OK;
+        for (int q = 0; q < o->nv && st == PV_OK; q++) {
+            double p[3];
+            for (int a = 0; a < 3; a++) p[a] = o->vrel[q] ? prev[a] + o->v[q][a] : o->v[q][a];
+            memcpy(prev, p, sizeof prev);
+            st = pv_scene_add_row(I->ctx, e, p, 3);
+        }
+        if (st == PV_OK) st = pv_scene_end_scan(I->ctx, e);
+        ps->nre++;
+        if (st != PV_OK) return st;
+    }
+    return PV_OK;
 }
 
 /* Append the rows and scans of `from` to `to` (empty). */
@@ -1184,7 +1223,8 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
                     pv_plot_warn_skip(I, c->tl->src, ps.re[k].src_off, ps.re[k].why,
                                       drawable ? "" : ": nothing else to draw, no picture "
                                                       "written");
-            if (drawable)
+            if (drawable && ps.is_splot) st = add_depthorder_objects(I, &ps);
+            if (drawable && st == PV_OK)
                 st = pv_render_splot(I, c, plot_off, ps.re, (int)ps.nre, t_begin, !ps.is_splot);
         }
     }

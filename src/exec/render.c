@@ -157,7 +157,8 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
             continue;
         }
         if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_PM3D &&
-            el->kind != PV_SCENE_LINES && el->kind != PV_SCENE_IMAGE)
+            el->kind != PV_SCENE_LINES && el->kind != PV_SCENE_IMAGE &&
+            el->kind != PV_SCENE_POLYGONS)
             continue;
         if (pv_scene_feeds_cb(el)) fr->uses_palette = true;
         bool vectors = el->st.style == PV_STYLE_VECTORS && el->ncols >= 6;
@@ -933,6 +934,13 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                 ke->argb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
                 ke->box_border = true;
                 ke->border_argb = ke->argb;
+                ke->argb = fill_argb(el->st.has_fill ? &el->st.fill : &s->fill, c);
+            } else if (el->kind == PV_SCENE_POLYGONS) {
+                /* a box filled as the polygons are */
+                pv_scene_elem tmp = *el;
+                if (el->st.fc.kind != PV_COLOR_DEFAULT) tmp.st.lp.lc = el->st.fc;
+                pv_rgba8 c = pv_scene_item_color(C, &tmp, (double)NAN, (double)NAN);
+                ke->sample = PV_KS_BOX;
                 ke->argb = fill_argb(el->st.has_fill ? &el->st.fill : &s->fill, c);
             } else if (el->st.style == PV_STYLE_LABELS) {
                 ke->sample = PV_KS_NONE; /* gnuplot: a sample only with `point` */

@@ -124,11 +124,18 @@ pv_status pv_scene_outline(pv_ctx *ctx, const pv_scene_frame *F, pv_raster *r, i
                            const float *x, const float *y, const float *d, const double *wz,
                            uint64_t order)
 {
+    return pv_scene_outline_bias(ctx, F, r, nv, x, y, d, wz, order, 1e-5f);
+}
+
+pv_status pv_scene_outline_bias(pv_ctx *ctx, const pv_scene_frame *F, pv_raster *r, int nv,
+                                const float *x, const float *y, const float *d,
+                                const double *wz, uint64_t order, float bias)
+{
     pv_status st = PV_OK;
     for (int k = 0; k < nv && st == PV_OK; k++) {
         int j = (k + 1) % nv;
         /* drawn on the surface: a small bias towards the viewer wins the depth test */
-        pv_raster_line l = {x[k], y[k], d[k] - 1e-5f, x[j], y[j], d[j] - 1e-5f,
+        pv_raster_line l = {x[k], y[k], d[k] - bias, x[j], y[j], d[j] - bias,
                             (float)F->border_width, F->border_color, order};
         st = wz ? pv_raster_add_line_cut(ctx, r, &l, wz[k], wz[j])
                 : pv_raster_add_lines(ctx, r, &l, 1);

@@ -25,6 +25,11 @@ pv_rgba8 pv_scene_lit(const pv_scene_frame *F, pv_rgba8 c, const double (*v)[3],
 /* `set pm3d border`: the outline of a projected polygon (canvas x, y, depth), drawn on it
  * with a small depth bias towards the viewer, with F's border colour and width; cut at
  * the slab planes like the polygon when wz (world z of the vertices) is given. */
+/* The same with a depth bias of `bias` (large polygons need more: their fill's depth,
+ * interpolated across them, strays further from the edge's). */
+pv_status pv_scene_outline_bias(pv_ctx *ctx, const pv_scene_frame *F, pv_raster *r, int nv,
+                                const float *x, const float *y, const float *d,
+                                const double *wz, uint64_t order, float bias);
 pv_status pv_scene_outline(pv_ctx *ctx, const pv_scene_frame *F, pv_raster *r, int nv,
                            const float *x, const float *y, const float *d, const double *wz,
                            uint64_t order);

@@ -42,7 +42,8 @@ set(pv_picture_scenes
   ${pv_picture_dir}/scenes/lines.gp ${pv_picture_dir}/scenes/ortho.gp
   ${pv_picture_dir}/scenes/functions.gp ${pv_picture_dir}/scenes/hidden.gp
   ${pv_picture_dir}/scenes/vectors.gp ${pv_picture_dir}/scenes/plot2d.gp
-  ${pv_picture_dir}/scenes/image3d.gp ${pv_picture_dir}/scenes/log3d.gp)
+  ${pv_picture_dir}/scenes/image3d.gp ${pv_picture_dir}/scenes/log3d.gp
+  ${pv_picture_dir}/scenes/polygons.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
