@@ -36,6 +36,7 @@ typedef enum pv_scene_kind {
     PV_SCENE_LINES,          /* data with lines|linespoints|impulses */
     PV_SCENE_IMAGE,          /* data with image|rgbimage|rgbalpha (scene/image.c) */
     PV_SCENE_POLYGONS,       /* data with polygons, depthorder objects (scene/polygons.c) */
+    PV_SCENE_BOXES,          /* 2D data with boxes (scene/boxes.c) */
     PV_SCENE_SKIPPED         /* parsed, not drawn by this version: `why` says so */
 } pv_scene_kind;
 
@@ -59,6 +60,8 @@ typedef struct pv_scene_style {
     double label_offset[2];  /* `offset` in character units */
     pv_color tc;             /* `tc` (default black) */
     bool noenhanced;         /* `noenhanced`: the title and `with labels` texts as written */
+    int boxwidth_mode;       /* `with boxes`: `set boxwidth` when plotted (settings.h) */
+    double boxwidth;
 } pv_scene_style;
 
 typedef struct pv_scene_elem {
@@ -214,6 +217,12 @@ bool pv_scene_image_grid(const pv_scene_elem *e, pv_image_grid *g);
 void pv_scene_image_pixel(const pv_image_grid *g, size_t i, size_t j, double corner[4][3]);
 pv_status pv_scene_draw_image(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                               pv_raster *r);
+/* `with boxes` in a 2D plot (scene/boxes.c): a bar from y = 0 to each row's y. */
+pv_status pv_scene_draw_boxes(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                              pv_raster *r);
+/* The x extent of row i's box (boxes.c): its width column, `set boxwidth`, or halfway to
+ * the neighbouring rows (gnuplot's boxes touch). */
+void pv_scene_box_edges(const pv_scene_elem *e, size_t i, double *x0, double *x1);
 /* `with polygons` (scene/polygons.c): each scan line a filled polygon. */
 pv_status pv_scene_draw_polygons(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                                  pv_raster *r);

@@ -210,6 +210,7 @@ typedef enum pv_plot_style {
     PV_STYLE_VECTORS, PV_STYLE_LABELS,
     PV_STYLE_IMAGE, PV_STYLE_RGBIMAGE, PV_STYLE_RGBALPHA, /* pixels from the data's grid */
     PV_STYLE_POLYGONS,       /* each data block a filled polygon */
+    PV_STYLE_BOXES,          /* 2D bars from y = 0 */
     PV_STYLE_OTHER   /* a gnuplot style pvox does not draw (boxes, image, ...) */
 } pv_plot_style;
 
@@ -417,6 +418,9 @@ struct pv_settings {
     /* set xyplane (= ticslevel) */
     bool xyplane_absolute;   /* true: `at z`, false: `relative r` */
     double xyplane_z;        /* the `at` height */
+    int boxwidth_mode;       /* `set boxwidth`: 0 auto (boxes touch), 1 absolute (x
+                                units), 2 relative (a fraction of the auto width) */
+    double boxwidth;
     double xyplane_rel;      /* the relative value r, default 0.5 */
 
     /* set border */

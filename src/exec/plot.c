@@ -230,6 +230,7 @@ static pv_plot_style style_of(const char *name)
     if (!strcmp(name, "rgbima$ge")) return PV_STYLE_RGBIMAGE;
     if (!strcmp(name, "rgba$lpha")) return PV_STYLE_RGBALPHA;
     if (!strcmp(name, "polygon$s")) return PV_STYLE_POLYGONS;
+    if (!strcmp(name, "boxes")) return PV_STYLE_BOXES;
     return PV_STYLE_OTHER;
 }
 
@@ -342,16 +343,37 @@ static pv_status parse_clauses(pv_interp *I, pv_cursor *c, plot_state *ps, bool 
             size_t from = c->pos;
             st = fill_style(c);
             if (st == PV_OK && rs) {
-                /* re-read what fill_style accepted: transparent / solid A / empty */
+                /* re-read what fill_style accepted, over `set style fill` (gnuplot starts
+                 * an element's fill style from it): transparent / solid A / empty /
+                 * pattern, border {lc C | lt N} / noborder */
                 rs->has_fill = true;
+                rs->fill = I->set->fill;
                 rs->fill.kind = PV_FILL_SOLID;
                 rs->fill.density = 1;
+                rs->fill.transparent = false;
                 size_t to = c->pos;
                 c->pos = from;
                 while (c->pos < to) {
                     if (pv_cur_accept_word(c, "trans$parent")) rs->fill.transparent = true;
                     else if (pv_cur_accept_word(c, "e$mpty")) rs->fill.kind = PV_FILL_EMPTY;
-                    else if (pv_cur_accept_word(c, "s$olid")) {
+                    else if (pv_cur_accept_word(c, "p$attern")) rs->fill.kind = PV_FILL_PATTERN;
+                    else if (pv_cur_accept_word(c, "nobo$rder")) rs->fill.border = false;
+                    else if (pv_cur_accept_word(c, "bo$rder")) {
+                        rs->fill.border = true;
+                        rs->fill.border_color.kind = PV_COLOR_DEFAULT;
+                        if (pv_cur_is_word(c, "lc") || pv_cur_is_word(c, "linec$olor")) {
+                            pv_cur_next(c);
+                            pv_color col = {0};
+                            st = pv_settings_parse_color(I->env, c, ex, &col);
+                            if (st == PV_OK && ex) rs->fill.border_color = col;
+                        } else if (pv_cur_accept_word(c, "lt") || pv_cur_accept_word(c, "linet$ype") ||
+                                   (c->pos < to && starts_number(c))) {
+                            double lt = 0;
+                            st = num_value(I, c, ex, &lt, NULL);
+                            rs->fill.border_color.kind = lt < 0 ? PV_COLOR_BLACK : PV_COLOR_LT;
+                            rs->fill.border_color.lt = (int)lt;
+                        }
+                    } else if (pv_cur_accept_word(c, "s$olid")) {
                         rs->fill.kind = PV_FILL_SOLID;
                         if (c->pos < to && starts_number(c))
                             st = num_value(I, c, ex, &rs->fill.density, NULL);
@@ -596,8 +618,23 @@ static pv_scene_kind data_kind(pv_plot_style st)
     case PV_STYLE_RGBIMAGE:
     case PV_STYLE_RGBALPHA: return PV_SCENE_IMAGE;
     case PV_STYLE_POLYGONS: return PV_SCENE_POLYGONS;
+    case PV_STYLE_BOXES: return PV_SCENE_BOXES;
     default: return PV_SCENE_SKIPPED;
     }
+}
+
+/* `with boxes`: drawn in 2D plots with the `set boxwidth` in force; gnuplot's 3D boxes
+ * (cuboids) are not drawn. */
+static void boxes_kind(pv_interp *I, const plot_state *ps, pv_scene_elem *re)
+{
+    if (re->kind != PV_SCENE_BOXES) return;
+    if (ps->is_splot) {
+        re->kind = PV_SCENE_SKIPPED;
+        re->why = "`with boxes` in a 3D plot";
+        return;
+    }
+    re->st.boxwidth_mode = I->set->boxwidth_mode;
+    re->st.boxwidth = I->set->boxwidth;
 }
 
 /* Classify a rendered splot element and gather its data. `style` is the style word
@@ -614,6 +651,7 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
                                    "isosurface requires a voxel grid");
         bool implicit = ps->is_splot && I->set->pm3d.implicit && rs->style != PV_STYLE_PM3D;
         re->kind = implicit ? PV_SCENE_PM3D : data_kind(rs->style);
+        boxes_kind(I, ps, re);
         if (re->plot2d && re->kind == PV_SCENE_PM3D) {
             re->kind = PV_SCENE_SKIPPED;
             re->why = "pm3d in a 2D plot (gnuplot: \"Can't use pm3d or surface for 2d plots\")";
@@ -653,12 +691,13 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
      * while `set surface` is on (the caller adds that element: implicit_surface) */
     bool implicit = ps->is_splot && I->set->pm3d.implicit && rs->style != PV_STYLE_PM3D;
     re->kind = implicit ? PV_SCENE_PM3D : data_kind(rs->style);
+    boxes_kind(I, ps, re);
     if (!ps->is_splot && re->kind == PV_SCENE_PM3D) { /* gnuplot: not in 2D plots */
         re->kind = PV_SCENE_SKIPPED;
         re->why = "pm3d in a 2D plot (gnuplot: \"Can't use pm3d or surface for 2d plots\")";
     }
     if (re->kind == PV_SCENE_SKIPPED) {
-        re->why = has_style ? style_warning_name(style) : default_style_name(rs->style);
+        if (!re->why) re->why = has_style ? style_warning_name(style) : default_style_name(rs->style);
         return PV_OK;
     }
     pv_status st = PV_OK;

@@ -156,6 +156,24 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
                 }
             continue;
         }
+        if (el->kind == PV_SCENE_BOXES) {
+            /* the bars' centres and tops, and when a width is set x -+ the width column's
+             * half, or -+ the whole `set boxwidth` value, absolute or relative (gnuplot's
+             * autoscaling, measured; touching boxes autoscale to the centres) */
+            for (size_t r = 0; r < el->nrows; r++) {
+                const double *v = el->vals + r * (size_t)el->ncols;
+                if (!isfinite(v[0]) || !isfinite(v[1])) continue;
+                acc_add(&acc[0], v[0]);
+                acc_add(&acc[1], v[1]);
+                acc_add(&acc[2], v[2]);
+                double half = el->ncols > 3 && isfinite(v[3]) ? fabs(v[3]) / 2
+                              : el->st.boxwidth_mode != 0       ? fabs(el->st.boxwidth)
+                                                                : 0.0;
+                acc_add(&acc[0], v[0] - half);
+                acc_add(&acc[0], v[0] + half);
+            }
+            continue;
+        }
         if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_PM3D &&
             el->kind != PV_SCENE_LINES && el->kind != PV_SCENE_IMAGE &&
             el->kind != PV_SCENE_POLYGONS)
@@ -935,6 +953,20 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
                 ke->box_border = true;
                 ke->border_argb = ke->argb;
                 ke->argb = fill_argb(el->st.has_fill ? &el->st.fill : &s->fill, c);
+            } else if (el->kind == PV_SCENE_BOXES) {
+                /* a box in the fill (outlined in the line colour), gnuplot's boxes key */
+                pv_rgba8 c = pv_scene_item_color(C, el, (double)NAN, (double)NAN);
+                const pv_fill *bf = el->st.has_fill ? &el->st.fill : &s->fill;
+                ke->sample = PV_KS_BOX;
+                ke->argb = bf->kind == PV_FILL_EMPTY ? 0xFF000000u : fill_argb(bf, c);
+                ke->box_border = bf->border || bf->kind == PV_FILL_EMPTY;
+                pv_rgba8 bc = c;
+                if (bf->border_color.kind != PV_COLOR_DEFAULT) {
+                    pv_scene_elem tmp = *el;
+                    tmp.st.lp.lc = bf->border_color;
+                    bc = pv_scene_item_color(C, &tmp, (double)NAN, (double)NAN);
+                }
+                ke->border_argb = (uint32_t)bc.r << 16 | (uint32_t)bc.g << 8 | bc.b;
             } else if (el->kind == PV_SCENE_POLYGONS) {
                 /* a box filled as the polygons are */
                 pv_scene_elem tmp = *el;

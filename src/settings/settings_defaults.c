@@ -168,6 +168,8 @@ void pv_settings_defaults_keep(pv_settings *s)
     s->xyplane_absolute = false;
     s->xyplane_z = 0.0;
     s->xyplane_rel = 0.5;
+    s->boxwidth_mode = 0; /* auto: boxes touch */
+    s->boxwidth = 0.0;
 
     s->border = 31;
     s->border_layer = PV_LAYER_FRONT;

@@ -18,10 +18,10 @@ static pv_status parse_style_name(pv_sp *p, pv_plot_style *out)
         {"isosurface", PV_STYLE_ISOSURFACE}, {"vec$tors", PV_STYLE_VECTORS},
         {"labels", PV_STYLE_LABELS},      {"ima$ge", PV_STYLE_IMAGE},
         {"rgbima$ge", PV_STYLE_RGBIMAGE}, {"rgba$lpha", PV_STYLE_RGBALPHA},
-        {"polygon$s", PV_STYLE_POLYGONS},
+        {"polygon$s", PV_STYLE_POLYGONS}, {"boxes", PV_STYLE_BOXES},
     };
     static const char *const other[] = {
-        "boxes", "boxerrorbars", "boxxyerror", "boxplot", "candlesticks", "circles", "ellipses",
+        "boxerrorbars", "boxxyerror", "boxplot", "candlesticks", "circles", "ellipses",
         "errorbars", "errorlines", "filledcurves", "fillsteps", "financebars", "fsteps",
         "histeps", "histograms", "parallelaxes", "spiderplot", "steps", "xerrorbars", "xerrorlines", "xyerrorbars",
         "xyerrorlines", "yerrorbars", "yerrorlines", "zerrorfill", "table"};
@@ -199,7 +199,7 @@ static const char *style_name(pv_plot_style st)
 {
     static const char *const names[] = {"lines", "points", "linespoints", "dots", "impulses",
                                         "pm3d", "surface", "isosurface", "vectors", "labels",
-                                        "image", "rgbimage", "rgbalpha", "polygons",
+                                        "image", "rgbimage", "rgbalpha", "polygons", "boxes",
                                         "(not drawn by pvox)"};
     return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
 }

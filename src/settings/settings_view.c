@@ -134,6 +134,42 @@ pv_status sp_set_xyplane(pv_sp *p)
     return PV_OK;
 }
 
+/* `set boxwidth {w} {absolute|relative}`: no width is auto; a width alone is absolute. */
+pv_status sp_set_boxwidth(pv_sp *p)
+{
+    double w = 0.0;
+    bool given = false, relative = false;
+    pv_status st = PV_OK;
+    if (sp_can_expr(p) && !sp_isword(p, "abs$olute") && !sp_isword(p, "rel$ative")) {
+        st = sp_real(p, &w);
+        given = true;
+    }
+    if (st == PV_OK && sp_word(p, "rel$ative")) relative = true;
+    else if (st == PV_OK) sp_word(p, "abs$olute");
+    if (st == PV_OK) st = sp_expect_end(p);
+    if (st != PV_OK || !p->exec) return st;
+    p->s->boxwidth_mode = !given ? 0 : relative ? 2 : 1;
+    p->s->boxwidth = w;
+    return PV_OK;
+}
+
+pv_status sp_unset_boxwidth(pv_sp *p)
+{
+    if (p->exec) p->s->boxwidth_mode = 0;
+    return sp_expect_end(p);
+}
+
+pv_status sp_show_boxwidth(pv_sp *p)
+{
+    const pv_settings *s = p->s;
+    if (OUT) {
+        if (s->boxwidth_mode == 0) fprintf(OUT, "\tboxwidth is auto\n");
+        else fprintf(OUT, "\tboxwidth is %g %s\n", s->boxwidth,
+                     s->boxwidth_mode == 2 ? "relative" : "absolute");
+    }
+    return sp_done(p);
+}
+
 pv_status sp_set_ticslevel(pv_sp *p)
 {
     double v = 0.0;

@@ -43,7 +43,7 @@ set(pv_picture_scenes
   ${pv_picture_dir}/scenes/functions.gp ${pv_picture_dir}/scenes/hidden.gp
   ${pv_picture_dir}/scenes/vectors.gp ${pv_picture_dir}/scenes/plot2d.gp
   ${pv_picture_dir}/scenes/image3d.gp ${pv_picture_dir}/scenes/log3d.gp
-  ${pv_picture_dir}/scenes/polygons.gp)
+  ${pv_picture_dir}/scenes/polygons.gp ${pv_picture_dir}/scenes/boxes2d.gp)
 set(pv_picture_env ${PV_MPI_ENV} "PV_PICTURE_KEEP=${CMAKE_BINARY_DIR}/picture-failures")
 
 add_test(NAME picture.reference
@@ -135,6 +135,7 @@ set(pv_picture_fidelity
   lines:${pv_picture_dir}/fidelity/lines_vectors.gp
   lines:${pv_picture_dir}/fidelity/lines_plot2d.gp
   lines:${pv_picture_dir}/fidelity/lines_log3d.gp
+  lines:${pv_picture_dir}/fidelity/lines_boxes.gp
   pm3d:${pv_picture_dir}/fidelity/pm3d_function.gp
   pm3d:${pv_picture_dir}/fidelity/pm3d_at_base.gp
   pixels:${pv_picture_dir}/fidelity/px_ticstep_key.gp
