@@ -37,6 +37,7 @@ typedef enum pv_scene_kind {
     PV_SCENE_IMAGE,          /* data with image|rgbimage|rgbalpha (scene/image.c) */
     PV_SCENE_POLYGONS,       /* data with polygons, depthorder objects (scene/polygons.c) */
     PV_SCENE_BOXES,          /* 2D data with boxes (scene/boxes.c) */
+    PV_SCENE_ERRORBARS,      /* 2D data with x/y/xy error bars or lines (scene/errorbars.c) */
     PV_SCENE_SKIPPED         /* parsed, not drawn by this version: `why` says so */
 } pv_scene_kind;
 
@@ -62,6 +63,8 @@ typedef struct pv_scene_style {
     bool noenhanced;         /* `noenhanced`: the title and `with labels` texts as written */
     int boxwidth_mode;       /* `with boxes`: `set boxwidth` when plotted (settings.h) */
     double boxwidth;
+    bool box_wcol;           /* a third column is the width (`using x:y:width`, or no
+                                `using`: gnuplot reads x:y:width then) */
 } pv_scene_style;
 
 typedef struct pv_scene_elem {
@@ -223,6 +226,11 @@ pv_status pv_scene_draw_boxes(pv_ctx *ctx, const pv_scene_frame *F, const pv_sce
 /* The x extent of row i's box (boxes.c): its width column, `set boxwidth`, or halfway to
  * the neighbouring rows (gnuplot's boxes touch). */
 void pv_scene_box_edges(const pv_scene_elem *e, size_t i, double *x0, double *x1);
+/* 2D error bars (scene/errorbars.c): row i's x and y extents of its bars. */
+void pv_scene_error_extent(const pv_scene_elem *e, size_t i, double *xlo, double *xhi,
+                           double *ylo, double *yhi);
+pv_status pv_scene_draw_errorbars(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
+                                  pv_raster *r);
 /* `with polygons` (scene/polygons.c): each scan line a filled polygon. */
 pv_status pv_scene_draw_polygons(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_elem *e,
                                  pv_raster *r);

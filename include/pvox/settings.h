@@ -211,6 +211,8 @@ typedef enum pv_plot_style {
     PV_STYLE_IMAGE, PV_STYLE_RGBIMAGE, PV_STYLE_RGBALPHA, /* pixels from the data's grid */
     PV_STYLE_POLYGONS,       /* each data block a filled polygon */
     PV_STYLE_BOXES,          /* 2D bars from y = 0 */
+    PV_STYLE_XERRORBARS, PV_STYLE_YERRORBARS, PV_STYLE_XYERRORBARS, /* 2D points with bars */
+    PV_STYLE_XERRORLINES, PV_STYLE_YERRORLINES, PV_STYLE_XYERRORLINES, /* and lines */
     PV_STYLE_OTHER   /* a gnuplot style pvox does not draw (boxes, image, ...) */
 } pv_plot_style;
 

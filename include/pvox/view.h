@@ -334,6 +334,8 @@ typedef struct pv_key_entry {
                                 just before its plot, so a pm3d surface from it on covers
                                 it */
     bool noenhanced;         /* the plot's (or the key's) `noenhanced` */
+    bool errorbar;           /* error bars: gnuplot's sample line with a cap at each end
+                                (half a tic up and down) before the point */
 } pv_key_entry;
 
 typedef enum pv_key_hpos { PV_KEY_RIGHT = 0, PV_KEY_LEFT, PV_KEY_HCENTER } pv_key_hpos;

@@ -231,6 +231,12 @@ static pv_plot_style style_of(const char *name)
     if (!strcmp(name, "rgba$lpha")) return PV_STYLE_RGBALPHA;
     if (!strcmp(name, "polygon$s")) return PV_STYLE_POLYGONS;
     if (!strcmp(name, "boxes")) return PV_STYLE_BOXES;
+    if (!strcmp(name, "xe$rrorbars")) return PV_STYLE_XERRORBARS;
+    if (!strcmp(name, "ye$rrorbars") || !strcmp(name, "e$rrorbars")) return PV_STYLE_YERRORBARS;
+    if (!strcmp(name, "xye$rrorbars")) return PV_STYLE_XYERRORBARS;
+    if (!strcmp(name, "xerrorl$ines")) return PV_STYLE_XERRORLINES;
+    if (!strcmp(name, "yerrorl$ines") || !strcmp(name, "errorl$ines")) return PV_STYLE_YERRORLINES;
+    if (!strcmp(name, "xyerrorl$ines")) return PV_STYLE_XYERRORLINES;
     return PV_STYLE_OTHER;
 }
 
@@ -619,6 +625,12 @@ static pv_scene_kind data_kind(pv_plot_style st)
     case PV_STYLE_RGBALPHA: return PV_SCENE_IMAGE;
     case PV_STYLE_POLYGONS: return PV_SCENE_POLYGONS;
     case PV_STYLE_BOXES: return PV_SCENE_BOXES;
+    case PV_STYLE_XERRORBARS:
+    case PV_STYLE_YERRORBARS:
+    case PV_STYLE_XYERRORBARS:
+    case PV_STYLE_XERRORLINES:
+    case PV_STYLE_YERRORLINES:
+    case PV_STYLE_XYERRORLINES: return PV_SCENE_ERRORBARS;
     default: return PV_SCENE_SKIPPED;
     }
 }
@@ -627,6 +639,11 @@ static pv_scene_kind data_kind(pv_plot_style st)
  * (cuboids) are not drawn. */
 static void boxes_kind(pv_interp *I, const plot_state *ps, pv_scene_elem *re)
 {
+    if (re->kind == PV_SCENE_ERRORBARS && ps->is_splot) {
+        re->kind = PV_SCENE_SKIPPED; /* gnuplot: 2D styles */
+        re->why = "error bars in a 3D plot";
+        return;
+    }
     if (re->kind != PV_SCENE_BOXES) return;
     if (ps->is_splot) {
         re->kind = PV_SCENE_SKIPPED;
@@ -720,8 +737,12 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     int ndefault = rs->style == PV_STYLE_VECTORS ? 6 : rs->style == PV_STYLE_LABELS ? 4 : 3;
     if (re->kind == PV_SCENE_IMAGE) /* x:y:z:value, x:y:z:r:g:b{:a} */
         ndefault = rs->style == PV_STYLE_IMAGE ? 4 : rs->style == PV_STYLE_RGBIMAGE ? 6 : 7;
+    if (re->kind == PV_SCENE_BOXES) ndefault = 4; /* x:y:width (2D, +1 here) */
+    if (re->kind == PV_SCENE_ERRORBARS) /* x:y:delta, x:y:xdelta:ydelta (2D, +1 here) */
+        ndefault = rs->style == PV_STYLE_XYERRORBARS || rs->style == PV_STYLE_XYERRORLINES ? 5 : 4;
     if (p2) ndefault -= rs->style == PV_STYLE_VECTORS ? 2 : 1;
     in.opts.plot_dims = p2 ? 2 : 3;
+    rs->box_wcol = ds->nusing >= 3 || ds->nusing == 0; /* gnuplot reads x:y:width */
     in.opts.plane_z = re->kind == PV_SCENE_IMAGE;
     if (rs->style == PV_STYLE_LABELS) {
         in.opts.text_entry = p2 ? 3 : 4;

@@ -33,7 +33,8 @@ static void data_extent(const pv_scene_elem *e, size_t n, int axis, double *lo, 
         }
         if (el->kind != PV_SCENE_POINTS && el->kind != PV_SCENE_LINES &&
             el->kind != PV_SCENE_PM3D && el->kind != PV_SCENE_IMAGE &&
-            el->kind != PV_SCENE_POLYGONS)
+            el->kind != PV_SCENE_POLYGONS && el->kind != PV_SCENE_BOXES &&
+            el->kind != PV_SCENE_ERRORBARS)
             continue;
         for (size_t r = 0; r < el->nrows; r++) {
             const double *v = el->vals + r * (size_t)el->ncols;

@@ -156,6 +156,21 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
                 }
             continue;
         }
+        if (el->kind == PV_SCENE_ERRORBARS) { /* the points and their bars' ends */
+            for (size_t r = 0; r < el->nrows; r++) {
+                const double *v = el->vals + r * (size_t)el->ncols;
+                if (!isfinite(v[0]) || !isfinite(v[1])) continue;
+                double x0, x1, y0, y1;
+                pv_scene_error_extent(el, r, &x0, &x1, &y0, &y1);
+                double xs[3] = {v[0], x0, x1}, ys[3] = {v[1], y0, y1};
+                for (int q = 0; q < 3; q++) {
+                    if (isfinite(xs[q])) acc_add(&acc[0], xs[q]);
+                    if (isfinite(ys[q])) acc_add(&acc[1], ys[q]);
+                }
+                acc_add(&acc[2], v[2]);
+            }
+            continue;
+        }
         if (el->kind == PV_SCENE_BOXES) {
             /* the bars' centres and tops, and when a width is set x -+ the width column's
              * half, or -+ the whole `set boxwidth` value, absolute or relative (gnuplot's
@@ -166,7 +181,7 @@ static void compute_ranges(pv_interp *I, const pv_scene_elem *e, int n, bool plo
                 acc_add(&acc[0], v[0]);
                 acc_add(&acc[1], v[1]);
                 acc_add(&acc[2], v[2]);
-                double half = el->ncols > 3 && isfinite(v[3]) ? fabs(v[3]) / 2
+                double half = el->st.box_wcol && el->ncols > 3 && isfinite(v[3]) ? fabs(v[3]) / 2
                               : el->st.boxwidth_mode != 0       ? fabs(el->st.boxwidth)
                                                                 : 0.0;
                 acc_add(&acc[0], v[0] - half);
@@ -977,7 +992,12 @@ static pv_status setup_frame(pv_interp *I, const pv_scene_elem *e, int n, const 
             } else if (el->st.style == PV_STYLE_LABELS) {
                 ke->sample = PV_KS_NONE; /* gnuplot: a sample only with `point` */
             } else {
-                ke->sample = el->kind != PV_SCENE_LINES            ? PV_KS_POINT
+                bool errorlines = el->st.style == PV_STYLE_XERRORLINES ||
+                                  el->st.style == PV_STYLE_YERRORLINES ||
+                                  el->st.style == PV_STYLE_XYERRORLINES;
+                ke->errorbar = el->kind == PV_SCENE_ERRORBARS && el->grid_scans == 0;
+                ke->sample = errorlines                            ? PV_KS_LINEPOINT
+                             : el->kind != PV_SCENE_LINES            ? PV_KS_POINT
                              : el->st.style == PV_STYLE_LINESPOINTS ? PV_KS_LINEPOINT
                                                                     : PV_KS_LINE;
                 ke->pt = el->st.style == PV_STYLE_DOTS ? 0

@@ -929,6 +929,14 @@ void pv_lay_key_sample(pv_frame *f, const pv_frame_spec *s, const pv_lay_key_geo
     if (e->sample == PV_KS_LINEPOINT) /* the line, then the point over it */
         pv_lay_line(f, PV_FRAME_FRONT, xl + k->sample_left, yl, xl + k->sample_right, yl, e->argb,
                  e->lw > 0 ? e->lw : 1.0);
+    if (e->errorbar) { /* the bar and its end caps (ERRORBARTIC: half a tic) */
+        double lw = e->lw > 0 ? e->lw : 1.0;
+        int tic = f->term.h_tic / 2 > 1 ? f->term.h_tic / 2 : 1;
+        int x0 = xl + k->sample_left, x1 = xl + k->sample_right;
+        pv_lay_line(f, PV_FRAME_FRONT, x0, yl, x1, yl, e->argb, lw);
+        pv_lay_line(f, PV_FRAME_FRONT, x0, yl + tic, x0, yl - tic, e->argb, lw);
+        pv_lay_line(f, PV_FRAME_FRONT, x1, yl + tic, x1, yl - tic, e->argb, lw);
+    }
     switch (e->sample) {
     case PV_KS_LINEPOINT:
     case PV_KS_POINT:

@@ -17,7 +17,7 @@ void pv_scene_box_edges(const pv_scene_elem *e, size_t i, double *x0, double *x1
     const double *v = e->vals + i * (size_t)e->ncols;
     double x = v[0];
     /* a 2D plot's rows: x y z(order) {width} */
-    if (e->ncols > 3 && isfinite(v[3])) {
+    if (e->st.box_wcol && e->ncols > 3 && isfinite(v[3])) {
         *x0 = x - v[3] / 2, *x1 = x + v[3] / 2;
         return;
     }
@@ -85,8 +85,9 @@ pv_status pv_scene_draw_boxes(pv_ctx *ctx, const pv_scene_frame *F, const pv_sce
             double tx, ty, dd;
             pv_view_term(F->view, wx[k], wy[k], v[2], &tx, &ty);
             pv_view_project(F->view, wx[k], wy[k], v[2], NULL, NULL, &dd);
-            x[k] = (float)pv_term_px_x(&F->view->term, (int)(tx + 0.5));
-            y[k] = (float)pv_term_px_y(&F->view->term, (int)(ty + 0.5));
+            /* on pixel centres, as pngcairo hints the box's edges */
+            x[k] = (float)(rint(pv_term_px_x(&F->view->term, (int)(tx + 0.5)) - 0.5) + 0.5);
+            y[k] = (float)(rint(pv_term_px_y(&F->view->term, (int)(ty + 0.5)) - 0.5) + 0.5);
             d[k] = (float)dd;
             wz[k] = v[2];
         }
@@ -98,8 +99,9 @@ pv_status pv_scene_draw_boxes(pv_ctx *ctx, const pv_scene_frame *F, const pv_sce
             bool cut = (k == 0 && cy0 > y0) || (k == 2 && cy1 < y1) ||
                        (k == 1 && cx1 < fmax(x0, x1)) || (k == 3 && cx0 > fmin(x0, x1));
             if (cut) continue; /* an edge the range cut is not the bar's */
-            pv_raster_line l = {x[k], y[k], d[k] - 1e-5f, x[j], y[j], d[j] - 1e-5f, width,
-                                border, base | (2 * i + 1)};
+            /* no depth bias: a later box's fill covers this outline, as in gnuplot */
+            pv_raster_line l = {x[k], y[k], d[k], x[j], y[j], d[j], width, border,
+                                base | (2 * i + 1)};
             st = pv_raster_add_line_cut(ctx, r, &l, wz[k], wz[j]);
         }
     }

@@ -15,6 +15,7 @@ pv_status pv_scene_draw(pv_ctx *ctx, const pv_scene_frame *F, const pv_scene_ele
     case PV_SCENE_IMAGE: return pv_scene_draw_image(ctx, F, e, r);
     case PV_SCENE_POLYGONS: return pv_scene_draw_polygons(ctx, F, e, r);
     case PV_SCENE_BOXES: return pv_scene_draw_boxes(ctx, F, e, r);
+    case PV_SCENE_ERRORBARS: return pv_scene_draw_errorbars(ctx, F, e, r);
     default: return PV_OK;
     }
 }

@@ -6,6 +6,8 @@
 
 #include "pvox/scene.h"
 
+#include <math.h>
+
 /* The marker style of an element's item of point type `pt` (the element's `pt`, or the
  * row's with `pt variable`; -2 = the element's default) and size multiplier `ps`.
  * PV_RASTER_STYLE_NONE for an item that draws nothing (check ctx->err_code). */
@@ -25,6 +27,19 @@ pv_rgba8 pv_scene_lit(const pv_scene_frame *F, pv_rgba8 c, const double (*v)[3],
 /* `set pm3d border`: the outline of a projected polygon (canvas x, y, depth), drawn on it
  * with a small depth bias towards the viewer, with F's border colour and width; cut at
  * the slab planes like the polygon when wz (world z of the vertices) is given. */
+/* pngcairo's hinting of a segment in pixel coordinates: a vertical or horizontal one
+ * longer than a pixel goes to pixel centres (rint(v - 0.5) + 0.5), ends included. */
+static inline void pv_scene_snap_segment(double *x0, double *y0, double *x1, double *y1)
+{
+    if (*x0 == *x1 && fabs(*y1 - *y0) > 1.0) {
+        *x0 = *x1 = rint(*x0 - 0.5) + 0.5;
+        *y0 = rint(*y0 - 0.5) + 0.5, *y1 = rint(*y1 - 0.5) + 0.5;
+    } else if (*y0 == *y1 && fabs(*x1 - *x0) > 1.0) {
+        *y0 = *y1 = rint(*y0 - 0.5) + 0.5;
+        *x0 = rint(*x0 - 0.5) + 0.5, *x1 = rint(*x1 - 0.5) + 0.5;
+    }
+}
+
 /* The same with a depth bias of `bias` (large polygons need more: their fill's depth,
  * interpolated across them, strays further from the edge's). */
 pv_status pv_scene_outline_bias(pv_ctx *ctx, const pv_scene_frame *F, pv_raster *r, int nv,

@@ -19,12 +19,15 @@ static pv_status parse_style_name(pv_sp *p, pv_plot_style *out)
         {"labels", PV_STYLE_LABELS},      {"ima$ge", PV_STYLE_IMAGE},
         {"rgbima$ge", PV_STYLE_RGBIMAGE}, {"rgba$lpha", PV_STYLE_RGBALPHA},
         {"polygon$s", PV_STYLE_POLYGONS}, {"boxes", PV_STYLE_BOXES},
+        {"xye$rrorbars", PV_STYLE_XYERRORBARS}, {"xe$rrorbars", PV_STYLE_XERRORBARS},
+        {"ye$rrorbars", PV_STYLE_YERRORBARS}, {"e$rrorbars", PV_STYLE_YERRORBARS},
+        {"xyerrorl$ines", PV_STYLE_XYERRORLINES}, {"xerrorl$ines", PV_STYLE_XERRORLINES},
+        {"yerrorl$ines", PV_STYLE_YERRORLINES}, {"errorl$ines", PV_STYLE_YERRORLINES},
     };
     static const char *const other[] = {
         "boxerrorbars", "boxxyerror", "boxplot", "candlesticks", "circles", "ellipses",
-        "errorbars", "errorlines", "filledcurves", "fillsteps", "financebars", "fsteps",
-        "histeps", "histograms", "parallelaxes", "spiderplot", "steps", "xerrorbars", "xerrorlines", "xyerrorbars",
-        "xyerrorlines", "yerrorbars", "yerrorlines", "zerrorfill", "table"};
+        "filledcurves", "fillsteps", "financebars", "fsteps", "histeps", "histograms",
+        "parallelaxes", "spiderplot", "steps", "zerrorfill", "table"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         if (sp_isword(p, names[k].pat)) {
             /* "lines" vs "linespoints": the longer full word wins */
@@ -200,6 +203,8 @@ static const char *style_name(pv_plot_style st)
     static const char *const names[] = {"lines", "points", "linespoints", "dots", "impulses",
                                         "pm3d", "surface", "isosurface", "vectors", "labels",
                                         "image", "rgbimage", "rgbalpha", "polygons", "boxes",
+                                        "xerrorbars", "yerrorbars", "xyerrorbars",
+                                        "xerrorlines", "yerrorlines", "xyerrorlines",
                                         "(not drawn by pvox)"};
     return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "?";
 }

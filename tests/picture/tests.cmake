@@ -152,7 +152,8 @@ set(pv_picture_fidelity
   pixels:${pv_picture_dir}/fidelity/px_image.gp
   pixels:${pv_picture_dir}/fidelity/px_rgbimage.gp
   pixels:${pv_picture_dir}/fidelity/px_log2d.gp
-  pixels:${pv_picture_dir}/fidelity/px_objects.gp)
+  pixels:${pv_picture_dir}/fidelity/px_objects.gp
+  pixels:${pv_picture_dir}/fidelity/px_bars.gp)
 # 1 rank, and 3 ranks (uneven slabs: `pi k` and `above` must use global node indices)
 foreach(np 1 3)
   set(pv_picture_procs ${np})
