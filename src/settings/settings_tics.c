@@ -25,6 +25,14 @@ static pv_status tic_list(pv_sp *p, pv_tic_mark **list, int *n)
         if (sp_end(p)) return sp_err(p, PV_ESYNTAX, "expecting ')'");
         pv_value v[3];
         int nv = 0;
+        /* a quoted label is taken as it stands (gnuplot: `"low" -3` is the label and the
+         * position, not a difference) */
+        if (pv_cur_peek(p->c)->kind == PV_TK_STRING) {
+            memset(&v[0], 0, sizeof v[0]);
+            v[0] = pv_str(pv_cur_peek(p->c)->sval ? pv_cur_peek(p->c)->sval : "");
+            pv_cur_next(p->c);
+            nv = 1;
+        }
         while (st == PV_OK && nv < 3 && !sp_isop(p, ",") && !sp_isop(p, ")") && !sp_end(p)) {
             memset(&v[nv], 0, sizeof v[nv]);
             st = sp_value(p, &v[nv]);

@@ -797,6 +797,15 @@ static void test_annotations(void)
     PV_CHECK_EQ(run(s, "set object 6 polygon to 5,5"), PV_OK); /* a new vertex list */
     PV_CHECK(s->objects[3].nv == 1);
     PV_CHECK_EQ(run(s, "unset object"), PV_OK);
+    /* tic lists: a quoted label then its position ("low" -3 is not a difference), add */
+    PV_CHECK_EQ(run(s, "set xtics (\"low\" -3, \"mid\" 0, 2.5 1, \"%.1f\" 3)"), PV_OK);
+    PV_CHECK(s->tics[PV_AX_X].nuser == 4 && s->tics[PV_AX_X].user_only);
+    PV_CHECK(s->tics[PV_AX_X].user[0].pos == -3 && !strcmp(s->tics[PV_AX_X].user[0].label, "low"));
+    PV_CHECK(s->tics[PV_AX_X].user[2].label == NULL && s->tics[PV_AX_X].user[2].level == 1);
+    PV_CHECK_EQ(run(s, "set xtics add (\"far\" 10)"), PV_OK);
+    PV_CHECK(s->tics[PV_AX_X].nuser == 5);
+    PV_CHECK_EQ(run(s, "set xtics 1"), PV_OK); /* a series replaces the list */
+    PV_CHECK(s->tics[PV_AX_X].nuser == 0 && !s->tics[PV_AX_X].user_only);
     /* zero axes: gnuplot's axis linetype unless lt is given */
     PV_CHECK_EQ(run(s, "set xzeroaxis; set yzeroaxis lt -1; set zzeroaxis lc rgb \"red\" lw 2"),
                 PV_OK);
