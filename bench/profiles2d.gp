@@ -20,7 +20,7 @@ pot(r) = r > 0 ? 1/r : 10**6
 set vgrid $v size N
 set vxrange [0:1]; set vyrange [0:1]; set vzrange [0:1]
 vfill $charges using 1:2:3:(2):($4*pot(VoxelDistance))
-set xrange [0:1]; set yrange [-6:6]
+set xrange [0:1]; set yrange [-1.5:1.5]
 set samples S
 set xlabel "x, y"
 set ylabel "potential"
