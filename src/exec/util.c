@@ -251,8 +251,15 @@ static pv_status parse_iter_header(pv_interp *I, pv_cursor *c, bool exec, iter_h
             if ((st = pv_exec_expr(I, c, exec, &v)) != PV_OK) return st;
             if (exec) {
                 if (v.type == PV_V_INT) *dst[k] = v.i;
-                else if (v.type == PV_V_CMPLX) *dst[k] = (int64_t)v.re;
-                else {
+                else if (v.type == PV_V_CMPLX && isfinite(v.re) && v.re >= -9223372036854775808.0 &&
+                         v.re < 9223372036854775808.0)
+                    *dst[k] = (int64_t)v.re; /* truncated, as gnuplot takes 1.7 as 1 */
+                else if (v.type == PV_V_CMPLX) {
+                    pv_value_free(&v);
+                    return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off,
+                                           "iteration limit is not a finite number within the "
+                                           "64-bit integers");
+                } else {
                     bool undef = v.type == PV_V_UNDEF;
                     pv_value_free(&v);
                     return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, off,
@@ -311,7 +318,7 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
         bool outer_done = I->open_iter_done;
         if (h.open_end) I->open_iter_done = false, I->open_iter_depth++;
         for (int64_t i = h.a; h.open_end ? !I->open_iter_done : h.step > 0 ? i <= h.b : i >= h.b;
-             i += h.step, n++) {
+             n++) {
             if (h.open_end && n >= 1000000) { /* e.g. '+' never runs out of rows */
                 st = pv_cur_error(c, PV_ESCRIPT, "open iteration still finds data after %ld "
                                   "steps", n);
@@ -321,6 +328,10 @@ pv_status pv_exec_iterate(pv_interp *I, pv_cursor *c, bool exec, pv_iter_body bo
             pv_value w = pv_int(i);
             if ((st = pv_env_set(I->env, h.var, &w)) != PV_OK) break;
             if (iter_step(I, c, body_pos, body, ud, &st)) break;
+            /* the next value, unless it would leave the 64-bit integers (the limit was
+             * the last representable one: [2^63-2 : 2^63-1] runs twice and ends) */
+            if (h.step > 0 ? i > INT64_MAX - h.step : i < INT64_MIN - h.step) break;
+            i += h.step;
         }
         if (h.open_end) I->open_iter_done = outer_done, I->open_iter_depth--;
     }
