@@ -15,13 +15,14 @@
 
 static void human_bytes(double b, char *buf, size_t len)
 {
-    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
     int u = 0;
-    while (b >= 1024.0 && u < 5) {
+    while (b >= 1024.0 && u < 8) {
         b /= 1024.0;
         u++;
     }
-    snprintf(buf, len, "%.1f %s", b, unit[u]);
+    /* beyond yobibytes: three digits and an exponent, so the unit always fits */
+    snprintf(buf, len, b < 1e6 ? "%.1f %s" : "%.3g %s", b, unit[u]);
 }
 
 /* Collective check that every rank can hold its slab of an n³ grid. */
@@ -44,7 +45,7 @@ static pv_status check_memory(pv_ctx *ctx, const char *name, int64_t n)
     MPI_Allreduce(&davail, &min_avail, 1, MPI_DOUBLE, MPI_MIN, ctx->comm);
     double total = (double)n * (double)n * (double)n * sizeof(float);
     double per_rank = total / ctx->nranks;
-    char b1[32], b2[32], b3[32];
+    char b1[48], b2[48], b3[48];
     human_bytes(total, b1, sizeof b1);
     human_bytes(per_rank, b2, sizeof b2);
     human_bytes(min_avail, b3, sizeof b3);
