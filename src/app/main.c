@@ -14,10 +14,14 @@
 #include "pvox/stats.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-/* Rank 0 makes sure -o DIR is a directory (creating one level if missing). Collective. */
+/* Rank 0 makes sure -o DIR is a directory (creating one level if missing) that takes a
+ * new file, before the script runs: a probe file is created and removed (a permission
+ * test would pass for root on a file system that refuses files). Collective. */
 static pv_status check_outdir(pv_ctx *ctx)
 {
     pv_status st = PV_OK;
@@ -31,6 +35,18 @@ static pv_status check_outdir(pv_ctx *ctx)
         } else if (!S_ISDIR(sb.st_mode)) {
             st = pv_err(ctx, PV_EIO, "cannot use output directory '%s': %s", dir,
                         strerror(ENOTDIR));
+        }
+        if (st == PV_OK) {
+            char probe[4096];
+            snprintf(probe, sizeof probe, "%s/.pvox-probe-%ld", dir, (long)getpid());
+            int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+            if (fd < 0) {
+                st = pv_err(ctx, PV_EIO, "cannot write in output directory '%s': %s", dir,
+                            strerror(errno));
+            } else {
+                close(fd);
+                unlink(probe);
+            }
         }
     }
     return pv_status_agree(ctx, st);

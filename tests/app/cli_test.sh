@@ -185,6 +185,15 @@ outdir)
     run "$PVOX" -o plainfile -e 'x = 1'
     expect_rc 3
     expect_err "pvox: error: cannot use output directory 'plainfile': Not a directory"
+    # a directory that takes no new file is refused before the script runs (not at the
+    # first plot); /sys refuses files even to root, for whom permission bits do not count
+    if [ -d /sys ] && ! : 2>/dev/null >/sys/pvox-probe; then
+        run "$PVOX" -o /sys -e 'print "not reached"'
+        expect_rc 3
+        expect_err "pvox: error: cannot write in output directory '/sys': Permission denied"
+        [ -f newdir/.pvox-probe-* ] 2>/dev/null && fail "the probe file was left behind"
+        [ -z "$(ls -A newdir)" ] || fail "the probe file was left in newdir"
+    fi
     ;;
 fault_injection)
     # --fail-alloc-at N makes the N-th tracked allocation fail on every rank: the run stops
