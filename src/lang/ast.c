@@ -12,6 +12,7 @@ pv_node *pv_node_new(pv_nkind kind, size_t off)
     if (n) {
         n->kind = kind;
         n->off = off;
+        n->height = 1;
     }
     return n;
 }
@@ -32,6 +33,7 @@ pv_status pv_node_addkid(pv_node *n, pv_node *k)
     if (!nk) return PV_ENOMEM;
     n->kid = nk;
     n->kid[n->nkids++] = k;
+    if (k && k->height + 1 > n->height) n->height = k->height + 1;
     return PV_OK;
 }
 

@@ -50,6 +50,7 @@ typedef struct pv_node {
     char *name;             /* N_VAR, N_CALL, N_ASSIGN, N_SUM, N_DBCOUNT */
     int64_t ival;
     size_t off;             /* source offset of the token for messages */
+    int height;             /* 1 for a leaf, else 1 + the tallest kid's (parse.c bounds it) */
 } pv_node;
 
 pv_node *pv_node_new(pv_nkind kind, size_t off);

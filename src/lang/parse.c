@@ -11,10 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bounds that keep the parser, the code generator and the tree's own free and clone
+ * (all recursive) within the stack: nested sub-expressions (call arguments, `?:`
+ * branches, `**` operands; parentheses and unary operators have their own counts), and
+ * the height of the tree a chain of operators builds (`1+1+...+1`). Beyond them the
+ * expression is a located error. */
+#define PV_EXPR_NEST_MAX 400
+#define PV_EXPR_HEIGHT_MAX 10000
+
 typedef struct parser {
     pv_cursor *c;
     bool uses_columns;
     int depth;
+    int nest;       /* parse_ternary / parse_power recursion */
 } parser;
 
 static pv_node *parse_expr(parser *P);
@@ -363,7 +372,12 @@ static pv_node *parse_power(parser *P)
     if (n && pv_cur_is_op(P->c, "**")) {
         size_t off = pv_cur_offset(P->c);
         pv_cur_next(P->c);
+        if (++P->nest > PV_EXPR_NEST_MAX) {
+            pv_node_free(n);
+            return syntax(P, "expression too deeply nested");
+        }
         pv_node *b = parse_unary(P);
+        P->nest--;
         if (!b) {
             pv_node_free(n);
             return NULL;
@@ -446,11 +460,26 @@ static pv_node *parse_level(parser *P, int lv)
         if (code == -2) n = mk2(P, N_OR, 0, off, n, b);
         else if (code == -1) n = mk2(P, N_AND, 0, off, n, b);
         else n = mk2(P, N_BINARY, code, off, n, b);
+        if (n && n->height > PV_EXPR_HEIGHT_MAX) {
+            pv_node_free(n);
+            return syntax(P, "expression too deeply nested");
+        }
     }
     return n;
 }
 
+static pv_node *parse_ternary_body(parser *P);
+
+/* Every nested sub-expression passes here: bounded (PV_EXPR_NEST_MAX). */
 static pv_node *parse_ternary(parser *P)
+{
+    if (++P->nest > PV_EXPR_NEST_MAX) return syntax(P, "expression too deeply nested");
+    pv_node *n = parse_ternary_body(P);
+    P->nest--;
+    return n;
+}
+
+static pv_node *parse_ternary_body(parser *P)
 {
     pv_node *n = parse_level(P, 0);
     if (!n || !pv_cur_is_op(P->c, "?")) return n;
@@ -507,7 +536,7 @@ static pv_node *parse_expr(parser *P)
 pv_status pv_parse_expr(pv_cursor *c, pv_code **out)
 {
     *out = NULL;
-    parser P = {c, false, 0};
+    parser P = {c, false, 0, 0};
     size_t start = pv_cur_offset(c);
     pv_node *ast = parse_expr(&P);
     if (!ast) return c->ctx->err_code ? c->ctx->err_code : PV_ESYNTAX;

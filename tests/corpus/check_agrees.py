@@ -45,6 +45,8 @@ EXTENSIONS = re.compile(r"^\s*(vsave|vload|vgfill)\b|\bGridDistance\b|"
 DOCUMENTED = {
     "tests/scripts/cases/err_set_term.gp": "DIFF-10: only png/pngcairo terminals",
     "tests/scripts/cases/inline_data_for_bounds.gp": "DIFF-20: inline blocks counted from the text",
+    "tests/scripts/cases/err_nest_calls.gp": "DIFF-22: expression depth bounded",
+    "tests/scripts/cases/err_nest_chain.gp": "DIFF-22: expression depth bounded",
 }
 GNUPLOT_ERR = re.compile(r'^"([^"]*)" line (\d+): (.*)$', re.M)
 PVOX_ERR = re.compile(r"^[^:\n]+:(\d+):\d+: error: (.*)$", re.M)
