@@ -148,8 +148,9 @@ static pv_status fill_read_sources(pv_interp *I, pv_cursor *c, pv_data_spec *ds,
     char *text = NULL;
     size_t len = 0;
     if (ds->kind == PV_DS_FILE) {
+        /* a file that cannot be read: located at its name */
         pv_status st = ds->inline_data ? pv_exec_read_source(I, c, ds, &text, &len)
-                                       : pv_read_file_bcast(ctx, ds->name, &text, &len);
+                                       : pv_exec_read_file(I, c, ds->name_off, ds->name, &text, &len);
         if (st != PV_OK)
             return st;
     }
