@@ -2,7 +2,7 @@
  * Mesh writer (mesh.h): the writer's life cycle, polygon storage and the text format.
  *
  * Text: each polygon becomes its vertex lines "x y z" and a blank line, formatted on the
- * rank that added it. Rank 0 emits its own lines at once (to "<path>.tmp" or the sink);
+ * rank that added it. Rank 0 emits its own lines at once (to "<path>.tmp.<random>" or the sink);
  * every other rank appends them to a spool file, unlinked at creation so nothing is left
  * behind, and at flush the spools travel to rank 0 one rank after the other in chunks of
  * PV_MESH_TEXT_CHUNK bytes (tag PV_TAG_MESH_TEXT): the output is in rank order and no rank
@@ -13,9 +13,10 @@
  * mesh_hash.c, growable arrays through PV_GROW) and written at close by mesh_merge.c and
  * mesh_vtk.c.
  *
- * Files are written to "<name>.tmp" and renamed once every rank has succeeded (ARCH-13);
+ * Files are written to "<name>.tmp.<random>" (io/tmpfile.c) and renamed once every rank has succeeded (ARCH-13);
  * the status is agreed at flush and close (STYLE-4).
  */
+#include "io_int.h"
 #include "mesh_int.h"
 
 #include <errno.h>
@@ -49,7 +50,7 @@ static pv_status fail(pv_mesh_writer *w, pv_status st)
     return w->st;
 }
 
-static char *tmp_name(const char *path) { return pv_asprintf("%s.tmp", path); }
+static char *tmp_name(const char *path) { return pv_io_temp_name(path); }
 
 /* ---- open ------------------------------------------------------------------------ */
 
@@ -88,7 +89,7 @@ static void writer_free(pv_ctx *ctx, pv_mesh_writer *w)
     free(w);
 }
 
-/* Record the files this rank will write: slot k gets `name` and "<name>.tmp". */
+/* Record the files this rank will write: slot k gets `name` and its temporary name. */
 static pv_status add_commit(pv_ctx *ctx, pv_mesh_writer *w, int k, char *name)
 {
     w->commit[k] = name;
@@ -105,7 +106,7 @@ pv_mesh_writer *pv_mesh_open(pv_ctx *ctx, const char *path, const pv_mesh_geom *
     if (st == PV_OK && !(w->path = strdup(path))) st = pv_err(ctx, PV_ENOMEM, "out of memory");
     if (st == PV_OK && fmt == PV_MESH_TEXT && ctx->rank == 0) {
         st = add_commit(ctx, w, 0, strdup(path));
-        if (st == PV_OK && !(w->out = fopen(w->tmpname[0], "w")))
+        if (st == PV_OK && !(w->out = pv_io_fopen_new(w->tmpname[0], "w")))
             st = pv_err(ctx, PV_EIO, "cannot open '%s': %s", path, strerror(errno));
     } else if (st == PV_OK && fmt == PV_MESH_VTP && ctx->rank == 0) {
         st = add_commit(ctx, w, 0, strdup(path));

@@ -149,7 +149,7 @@ static bool put_local(FILE *f, const pv_mesh_writer *w, int a, bool global, char
 static pv_status write_piece(pv_ctx *ctx, const pv_mesh_writer *w, const char *tmp,
                              const char *name, char *buf)
 {
-    FILE *f = fopen(tmp, "wb");
+    FILE *f = pv_io_fopen_new(tmp, "wb");
     if (!f) return pv_err(ctx, PV_EIO, "cannot open '%s': %s", name, strerror(errno));
     vcounts c = {w->nvert, w->nconn, w->npoly};
     put_header(f, &c);
@@ -169,7 +169,7 @@ static pv_status write_piece(pv_ctx *ctx, const pv_mesh_writer *w, const char *t
 /* The .pvtp index (rank 0). */
 static pv_status write_index(pv_ctx *ctx, const pv_mesh_writer *w)
 {
-    FILE *f = fopen(w->tmpname[1], "w");
+    FILE *f = pv_io_fopen_new(w->tmpname[1], "w");
     if (!f) return pv_err(ctx, PV_EIO, "cannot open '%s': %s", w->commit[1], strerror(errno));
     fprintf(f,
             "<?xml version=\"1.0\"?>\n"
@@ -242,7 +242,7 @@ static pv_status write_vtp(pv_ctx *ctx, pv_mesh_writer *w, pv_mesh_counts *count
     uint64_t *all = ctx->rank == 0 ? calloc(3 * (size_t)P, sizeof *all) : NULL;
     FILE *f = NULL;
     if (!buf || (ctx->rank == 0 && !all)) st = pv_err(ctx, PV_ENOMEM, "out of memory");
-    if (st == PV_OK && ctx->rank == 0 && !(f = fopen(w->tmpname[0], "wb")))
+    if (st == PV_OK && ctx->rank == 0 && !(f = pv_io_fopen_new(w->tmpname[0], "wb")))
         st = pv_err(ctx, PV_EIO, "cannot open '%s': %s", w->path, strerror(errno));
     st = pv_status_agree(ctx, st);
     if (st == PV_OK &&

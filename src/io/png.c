@@ -27,6 +27,7 @@
  * setting measured was both smaller and twice as fast; `filter paeth` or `adaptive` suit
  * them.
  */
+#include "io_int.h"
 #include "pvox/png.h"
 
 #include <errno.h>
@@ -136,14 +137,14 @@ pv_status pv_png_write(pv_ctx *ctx, const char *path, int width, int height, int
         return pv_err(ctx, PV_ERANGE, "cannot write '%s': bad image %dx%d with %d channels",
                       path, width, height, channels);
     png_params pp = params(opt);
-    char *tmp = pv_asprintf("%s.tmp", path);
+    char *tmp = pv_io_temp_name(path);
     png_bytep *rows = pv_calloc(ctx, (size_t)height, sizeof *rows);
     pv_status st = PV_OK;
     if (!tmp || !rows) {
         st = tmp ? ctx->err_code : pv_err(ctx, PV_ENOMEM, "out of memory");
         goto done;
     }
-    FILE *fp = fopen(tmp, "wb");
+    FILE *fp = pv_io_fopen_new(tmp, "wb");
     if (!fp) {
         st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
         goto done;

@@ -10,6 +10,7 @@
  * concatenated after a zlib header they form one valid stream, whose checksum is the
  * pieces' Adler-32 values combined (adler32_combine, as pigz joins its blocks).
  */
+#include "io_int.h"
 #include "pvox/png.h"
 
 #include <errno.h>
@@ -145,10 +146,10 @@ pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int heig
         at != (uint64_t)width * (uint64_t)height)
         return pv_err(ctx, PV_ERANGE, "cannot write '%s': its pieces do not tile the picture",
                       path);
-    char *tmp = pv_asprintf("%s.tmp", path);
+    char *tmp = pv_io_temp_name(path);
     if (!tmp) return pv_err(ctx, PV_ENOMEM, "out of memory");
     pv_status st = PV_OK;
-    FILE *f = fopen(tmp, "wb");
+    FILE *f = pv_io_fopen_new(tmp, "wb");
     if (!f) {
         st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
         free(tmp);

@@ -1,7 +1,8 @@
 /*
  * PNG writer (png.h): round trips read back with libpng (RGB and RGBA, a stride wider
  * than a row, an asymmetric pattern that shows flips, transposes and R/B swaps), the
- * same pixels give the same bytes, no "<path>.tmp" is left behind, and unwritable paths
+ * same pixels give the same bytes, no temporary file is left behind (nor written
+ * through a planted link), and unwritable paths
  * or bad sizes give clear errors and leave no file. Options (`set term ... compression N
  * filter F`): every level, filter and strategy round-trips, the filter asked for is the
  * one in the file's rows (read from the inflated IDAT), out-of-range values mean the
@@ -16,6 +17,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <glob.h>
+#include <stdbool.h>
+/* Is a temporary file of `path` ("<path>.tmp.<random>", io/tmpfile.c) left behind? */
+static bool temp_left(const char *path)
+{
+    char pat[600];
+    snprintf(pat, sizeof pat, "%s.tmp*", path);
+    glob_t g;
+    int rc = glob(pat, 0, NULL, &g);
+    bool any = rc == 0 && g.gl_pathc > 0;
+    if (rc == 0) globfree(&g);
+    return any;
+}
+
 
 static pv_ctx *ctx;
 static char dir[256];
@@ -78,11 +93,24 @@ static void round_trip(int ch)
     char path[300], path2[300], tmp[310];
     snprintf(path, sizeof path, "%s/f%d.png", dir, ch);
     snprintf(path2, sizeof path2, "%s/g%d.png", dir, ch);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
     PV_CHECK_EQ(pv_png_write(ctx, path, w, h, ch, px, stride, NULL), PV_OK);
     PV_CHECK_EQ(pv_png_write(ctx, path2, w, h, ch, px, stride, NULL), PV_OK);
     PV_CHECK(same_file(path, path2));
-    PV_CHECK(access(tmp, F_OK) != 0);
+    PV_CHECK(!temp_left(path));
+    /* a link planted under a fixed temporary name is not written through */
+    snprintf(tmp, sizeof tmp, "%s.tmp", path2);
+    char victim[320];
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    FILE *vf = fopen(victim, "w");
+    if (vf) fputs("keep", vf), fclose(vf);
+    PV_CHECK_EQ(symlink(victim, tmp), 0);
+    PV_CHECK_EQ(pv_png_write(ctx, path2, w, h, ch, px, stride, NULL), PV_OK);
+    vf = fopen(victim, "r");
+    char kept[8] = {0};
+    if (vf) (void)!fread(kept, 1, 4, vf), fclose(vf);
+    PV_CHECK(strcmp(kept, "keep") == 0);
+    unlink(tmp);
+    unlink(victim);
     int rw = 0, rh = 0, rch = 0;
     uint8_t *back = read_png(path, &rw, &rh, &rch);
     PV_CHECK(back != NULL);
@@ -312,9 +340,7 @@ static void errors(void)
     mkdir(path, 0755);
     PV_CHECK_EQ(pv_png_write(ctx, path, 2, 2, 3, px, 6, NULL), PV_EIO);
     pv_err_clear(ctx);
-    char tmp[310];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    PV_CHECK(access(tmp, F_OK) != 0);
+    PV_CHECK(!temp_left(path));
     rmdir(path);
 }
 
