@@ -5,7 +5,9 @@
 #ifndef PV_TEST_H
 #define PV_TEST_H
 
+#include <glob.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +64,18 @@ static inline int pv_test_result(const char *name)
     }
     fprintf(stderr, "%s: %d checks passed\n", name, pv_test_checks);
     return 0;
+}
+
+/* Is a temporary file of `path` ("<path>.tmp.<random>", io/tmpfile.c) left behind? */
+static inline bool pv_test_temp_left(const char *path)
+{
+    char pat[600];
+    snprintf(pat, sizeof pat, "%s.tmp*", path);
+    glob_t g;
+    int rc = glob(pat, 0, NULL, &g);
+    bool any = rc == 0 && g.gl_pathc > 0;
+    if (rc == 0) globfree(&g);
+    return any;
 }
 
 #endif

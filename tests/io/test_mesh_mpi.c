@@ -35,20 +35,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <glob.h>
-#include <stdbool.h>
-/* Is a temporary file of `path` ("<path>.tmp.<random>", io/tmpfile.c) left behind? */
-static bool temp_left(const char *path)
-{
-    char pat[600];
-    snprintf(pat, sizeof pat, "%s.tmp*", path);
-    glob_t g;
-    int rc = glob(pat, 0, NULL, &g);
-    bool any = rc == 0 && g.gl_pathc > 0;
-    if (rc == 0) globfree(&g);
-    return any;
-}
-
 
 #define MAXP 64
 
@@ -337,7 +323,7 @@ static void test_text(pv_ctx *ctx, const char *dir, const char *name, const poly
         char *got = slurp(path, NULL);
         PV_CHECK_STR(got, want.s);
         free(got);
-        PV_CHECK(!temp_left(path));
+        PV_CHECK(!pv_test_temp_left(path));
     }
 
     /* a rank-0 sink, with a flush after the first 6 polygons of the stream */
@@ -601,9 +587,9 @@ static void test_failures(pv_ctx *ctx, const char *dir, const poly *p, int np, i
         PV_CHECK(ctx->err_msg && strcmp(ctx->err_msg, "caller failed") == 0);
         pv_err_clear(ctx);
         MPI_Barrier(ctx->comm);
-        PV_CHECK(!exists(path) && !temp_left(path));
+        PV_CHECK(!exists(path) && !pv_test_temp_left(path));
         char *piece = pv_mesh_piece_path(path, ctx->rank);
-        PV_CHECK(!exists(piece) && !temp_left(piece));
+        PV_CHECK(!exists(piece) && !pv_test_temp_left(piece));
         free(path), free(piece);
     }
 

@@ -17,20 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
-#include <glob.h>
-#include <stdbool.h>
-/* Is a temporary file of `path` ("<path>.tmp.<random>", io/tmpfile.c) left behind? */
-static bool temp_left(const char *path)
-{
-    char pat[600];
-    snprintf(pat, sizeof pat, "%s.tmp*", path);
-    glob_t g;
-    int rc = glob(pat, 0, NULL, &g);
-    bool any = rc == 0 && g.gl_pathc > 0;
-    if (rc == 0) globfree(&g);
-    return any;
-}
-
 
 static pv_ctx *ctx;
 static char dir[256];
@@ -96,7 +82,7 @@ static void round_trip(int ch)
     PV_CHECK_EQ(pv_png_write(ctx, path, w, h, ch, px, stride, NULL), PV_OK);
     PV_CHECK_EQ(pv_png_write(ctx, path2, w, h, ch, px, stride, NULL), PV_OK);
     PV_CHECK(same_file(path, path2));
-    PV_CHECK(!temp_left(path));
+    PV_CHECK(!pv_test_temp_left(path));
     /* a link planted under a fixed temporary name is not written through */
     snprintf(tmp, sizeof tmp, "%s.tmp", path2);
     char victim[320];
@@ -340,7 +326,7 @@ static void errors(void)
     mkdir(path, 0755);
     PV_CHECK_EQ(pv_png_write(ctx, path, 2, 2, 3, px, 6, NULL), PV_EIO);
     pv_err_clear(ctx);
-    PV_CHECK(!temp_left(path));
+    PV_CHECK(!pv_test_temp_left(path));
     rmdir(path);
 }
 
