@@ -138,6 +138,10 @@ uint32_t pv_raster_marker_style(pv_ctx *ctx, pv_raster *r, int type, float size,
         return PV_RASTER_STYLE_NONE;
     }
     if (lw < 0.2f) lw = 0.2f; /* gnuplot's cairo terminals do the same */
+    /* markers beyond any canvas (65535 px) are drawn at that size: their pixel
+     * arithmetic stays within int (`set pointsize 1e9`) */
+    if (size > 65536.0f) size = 65536.0f;
+    if (lw > 65536.0f) lw = 65536.0f;
     if (type == PV_MARK_DOT) size = lw = 0.0f;
     if (r->hash_cap < 2 * (r->nstyles + 1) && !style_rehash(ctx, r, r->hash_cap ? 2 * r->hash_cap : 64))
         return PV_RASTER_STYLE_NONE;

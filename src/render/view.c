@@ -31,6 +31,9 @@ void pv_termdim_pngcairo(pv_termdim *t, int width, int height, double font_pt)
 {
     memset(t, 0, sizeof *t);
     if (!(font_pt > 0.0)) font_pt = 12.0;
+    /* a font beyond any canvas (1000 pt is 1333 px; canvases end at 65535 px) is drawn at
+     * 1000 pt, so the terminal's integer metrics cannot overflow (`font ",1e9"`) */
+    if (font_pt > 1000.0) font_pt = 1000.0;
     t->width = width;
     t->height = height;
     t->xmax = (width - 1) * PV_TERM_UNITS_PER_PX;
