@@ -480,12 +480,8 @@ static void edge_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, 
     int x1, y1, dx, dy;
     termcoord_label(v, v1, &x1, &y1);
     pv_lay_label_offset(t, ax->label_offset, &dx, &dy);
-    {
-        bool enh = pv_lay_noenh(f, ax->label_noenhanced);
-        pv_lay_multiline(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, false,
-                      ax->label_argb);
-        f->enhanced = enh;
-    }
+    pv_lay_text_block(f, PV_FRAME_FRONT, x1 + dx, y1 + dy, ax->label, PV_JUST_CENTRE, false,
+                      ax->label_argb, 0.0, ax->label_noenhanced);
 }
 
 /* ---- z tics and label --------------------------------------------------------------- */
@@ -543,12 +539,8 @@ static void z_label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     termcoord_label(v, v1, &x, &y);
     x -= (ax->on_axis ? 5 : 7) * t->h_char;
     pv_lay_label_offset(t, ax->label_offset, &dx, &dy);
-    {
-        bool enh = pv_lay_noenh(f, ax->label_noenhanced);
-        pv_lay_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, ax->label, PV_JUST_CENTRE, false,
-                      ax->label_argb);
-        f->enhanced = enh;
-    }
+    pv_lay_text_block(f, PV_FRAME_FRONT, x + dx, y + dy, ax->label, PV_JUST_CENTRE, false,
+                      ax->label_argb, 0.0, ax->label_noenhanced);
 }
 
 /* ---- zero axes ---------------------------------------------------------------------- */
@@ -783,12 +775,8 @@ static void label(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v, pv_fr
     dy += (int)(l->offset[1] * t->v_char + 0.5);
     static const pv_just justs[3] = {PV_JUST_LEFT, PV_JUST_CENTRE, PV_JUST_RIGHT};
     pv_just just = justs[l->just >= 0 && l->just <= 2 ? l->just : 0];
-    {
-        bool enh = pv_lay_noenh(f, l->noenhanced);
-        pv_lay_multiline_rot(f, L, x + dx, y + dy, l->text ? l->text : "", just, false, l->argb,
-                          l->angle);
-        f->enhanced = enh;
-    }
+    pv_lay_text_block(f, L, x + dx, y + dy, l->text ? l->text : "", just, false, l->argb,
+                      l->angle, l->noenhanced);
     if (l->pt >= 0) {
         pv_fitem *it = pv_lay_item(f, PV_FI_POINT, L);
         if (!it) return;
@@ -1241,12 +1229,8 @@ static void title(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     }
     int dx, dy;
     pv_lay_label_offset(&f->term, s->title_offset, &dx, &dy);
-    {
-        bool enh = pv_lay_noenh(f, s->title_noenhanced);
-        pv_lay_multiline(f, PV_FRAME_FRONT, x + dx, y + dy, s->title, PV_JUST_CENTRE, false,
-                      s->title_argb);
-        f->enhanced = enh;
-    }
+    pv_lay_text_block(f, PV_FRAME_FRONT, x + dx, y + dy, s->title, PV_JUST_CENTRE, false,
+                      s->title_argb, 0.0, s->title_noenhanced);
 }
 
 /* ---- public ------------------------------------------------------------------------ */

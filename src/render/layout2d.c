@@ -432,23 +432,15 @@ static void axis_labels(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     if (ya->label && *ya->label) {
         int x = (int)(b->ylabel_x + t->h_char / 4.0), y = (b->ytop + b->ybot) / 2;
         pv_lay_label_offset(t, ya->label_offset, &dx, &dy);
-        {
-            bool enh = pv_lay_noenh(f, ya->label_noenhanced);
-            pv_lay_multiline_rot(f, PV_FRAME_BACK, x + dx, y + dy, ya->label, PV_JUST_CENTRE, false,
-                                 ya->label_argb, label_angle(ya, true));
-            f->enhanced = enh;
-        }
+        pv_lay_text_block(f, PV_FRAME_BACK, x + dx, y + dy, ya->label, PV_JUST_CENTRE, false,
+                          ya->label_argb, label_angle(ya, true), ya->label_noenhanced);
     }
     if (xa->label && *xa->label) {
         int x = (b->xright + b->xleft) / 2;
         int y = (int)(b->xlabel_y - t->v_char / 2 - xa->label_offset[1] * t->v_char);
         pv_lay_label_offset(t, xa->label_offset, &dx, &dy);
-        {
-            bool enh = pv_lay_noenh(f, xa->label_noenhanced);
-            pv_lay_multiline_rot(f, PV_FRAME_BACK, x + dx, y + dy, xa->label, PV_JUST_CENTRE, false,
-                                 xa->label_argb, label_angle(xa, false));
-            f->enhanced = enh;
-        }
+        pv_lay_text_block(f, PV_FRAME_BACK, x + dx, y + dy, xa->label, PV_JUST_CENTRE, false,
+                          xa->label_argb, label_angle(xa, false), xa->label_noenhanced);
     }
 }
 
@@ -505,12 +497,8 @@ static void title(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)
     const pv_plot2d_box *b = &v->box2d;
     int dx, dy;
     pv_lay_label_offset(&f->term, s->title_offset, &dx, &dy);
-    {
-        bool enh = pv_lay_noenh(f, s->title_noenhanced);
-        pv_lay_multiline(f, PV_FRAME_FRONT, (b->xleft + b->xright) / 2 + dx, b->title_y + dy, s->title,
-                         PV_JUST_CENTRE, false, s->title_argb);
-        f->enhanced = enh;
-    }
+    pv_lay_text_block(f, PV_FRAME_FRONT, (b->xleft + b->xright) / 2 + dx, b->title_y + dy,
+                      s->title, PV_JUST_CENTRE, false, s->title_argb, 0.0, s->title_noenhanced);
 }
 
 void pv_lay_build_2d(pv_frame *f, const pv_frame_spec *s, const pv_view3d *v)

@@ -56,4 +56,14 @@ static inline bool pv_lay_noenh(pv_frame *f, bool noenhanced)
     return was;
 }
 
+/* pv_lay_multiline_rot of a text that may be `noenhanced` (printed as written). */
+static inline void pv_lay_text_block(pv_frame *f, pv_frame_layer layer, int x, int y,
+                                     const char *text, pv_just just, bool vcentre,
+                                     uint32_t argb, double angle, bool noenhanced)
+{
+    bool was = pv_lay_noenh(f, noenhanced);
+    pv_lay_multiline_rot(f, layer, x, y, text, just, vcentre, argb, angle);
+    f->enhanced = was;
+}
+
 #endif
