@@ -85,7 +85,7 @@ typedef struct pv_grid_stats {
     double mean, stddev;  /* over non-zero voxels (NaN if fewer than 2) */
     int64_t nzero;        /* voxels equal to zero */
     int64_t ntotal;       /* n³ */
-    uint64_t checksum;    /* order-independent hash of all voxel bits (FNV of each plane, summed) */
+    uint64_t checksum;    /* order-independent hash of all voxel bits (pvox/checksum.h) */
 } pv_grid_stats;
 /* Collective statistics (as `show vgrid` prints them) and a checksum. */
 pv_status pv_grid_stats_compute(pv_ctx *ctx, const pv_grid *g, pv_grid_stats *st);

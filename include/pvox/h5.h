@@ -7,9 +7,12 @@
  *   /grids                  group, links kept in creation order
  *   /grids/$name            float32 dataset [N][N][N] (z slowest, x fastest), contiguous
  *                           layout, no chunking, no filters; attributes vxrange, vyrange,
- *                           vzrange (float64[2], NaN when unset) and size (int64, = N)
+ *                           vzrange (float64[2], NaN when unset), size (int64, = N) and
+ *                           checksum (uint64: the grid checksum of pvox/checksum.h, the
+ *                           value `-v` logs)
  * Grid names keep their '$'. Any rank count reads any file: each rank's planes [z0, z1)
- * are one hyperslab of the contiguous dataset.
+ * are one hyperslab of the contiguous dataset. Files written before the checksum
+ * attribute existed have none and are read without a check.
  *
  * Parallel contract: every function marked "collective" must be called by every rank of
  * ctx->comm with the same arguments (except the per-rank slab fields). Failures are agreed
@@ -20,13 +23,18 @@
  * than opt->max_io_bytes (default 1 GiB) in one call (HDF5 1.10 and MPI-IO implementations
  * fail on single transfers of 2 GiB and more); every rank makes the same number of calls.
  *
- * Writing is atomic: the file is written as "<path>.tmp.<pid of rank 0>" in the same
- * directory, closed, fsync'ed by every rank, and renamed over <path> by rank 0 only when
- * every rank succeeded. On failure the temporary file is removed and an existing <path>
- * is left untouched. The sidecar (pv_h5_xdmf_path) is written by rank 0 the same way.
- * A full disk is caught before any voxel is written: rank 0 compares the file's size with
- * the free space (statvfs) and the file size limit (ulimit -f), then reserves the file's
- * blocks (posix_fallocate) once the datasets exist.
+ * Writing is atomic: the file is written as "<path>.tmp.<16 random hex digits>" (chosen
+ * by rank 0, created exclusively: an existing file or link of that name is never
+ * followed) in the same directory, closed, fsync'ed by every rank, and renamed over
+ * <path> by rank 0 only when every rank succeeded. On failure the temporary file is
+ * removed and an existing <path> is left untouched. The sidecar (pv_h5_xdmf_path) is
+ * written by rank 0 the same way (O_EXCL | O_NOFOLLOW). A full disk is caught before any
+ * voxel is written where possible: rank 0 compares the file's size with the free space
+ * (statvfs) and the file size limit (ulimit -f), then reserves the whole file's blocks
+ * (posix_fallocate) once the datasets exist, and the metadata is flushed before the
+ * voxels. Where the blocks cannot be reserved, the voxels are read back after the write
+ * and their checksums compared before the file is renamed, so a write that failed
+ * without an error never replaces a checkpoint.
  */
 #ifndef PVOX_H5_H
 #define PVOX_H5_H
@@ -60,6 +68,8 @@ typedef struct pv_h5_opts {
     bool skip_space_check; /* testing: do not refuse up front when the file system has
                               less free space than the file needs (statvfs), so the
                               write itself meets the full disk */
+    bool no_verify;        /* reading: do not check whole-grid reads against the stored
+                              checksums (the writer's read-back sums its own) */
 } pv_h5_opts;
 
 /* What a save or read did (every field may be read on every rank). */
@@ -93,6 +103,8 @@ typedef struct pv_h5_entry {
     double max[3];
     char *problem;       /* NULL if loadable, else why not ("is float64 [10][10][10],
                             expected float32 [N][N][N]") */
+    bool has_checksum;   /* the file stores the grid's checksum (files before it: false) */
+    uint64_t checksum;   /* that checksum (pvox/checksum.h) */
 } pv_h5_entry;
 
 typedef struct pv_h5_info {
@@ -118,7 +130,10 @@ const pv_h5_info *pv_h5_file_info(const pv_h5_file *f);
 const pv_h5_entry *pv_h5_find(const pv_h5_file *f, const char *name);
 /* Read planes [z0, z1) of grid `name` into buf ((z1-z0)·n² floats, x fastest). z0 == z1
  * is allowed (the rank takes part and reads nothing); ranks may read overlapping ranges.
- * Collective. Errors: "<path>: no grid $x", the entry's problem, read failures. */
+ * When the ranks' ranges tile [0, n) (every plane read by exactly one rank, as a grid's
+ * slabs do) and the file stores the grid's checksum, the voxels read are checked
+ * against it. Collective. Errors: "<path>: no grid $x", the entry's problem, read
+ * failures, PV_EIO "<path>: /grids/$x is damaged: ..." on a checksum mismatch. */
 pv_status pv_h5_read(pv_ctx *ctx, pv_h5_file *f, const char *name, int64_t z0, int64_t z1,
                      float *buf, pv_h5_stats *stats);
 /* Close the file and free everything. Collective. NULL is allowed. */
@@ -132,8 +147,10 @@ char *pv_h5_xdmf_path(const char *h5_path);
 
 /* Write an XDMF 2 description of `grids` (one uniform 3DCoRectMesh grid each, node-centred
  * scalar "$name" pointing at "<h5_name>:/grids/$name") to `path`. `h5_name` is stored as
- * given (use the checkpoint's base name so the pair can be moved together). Not
- * collective, no MPI: rank 0 calls it. Only name, n, min and max of grids are used. */
+ * given (use the checkpoint's base name so the pair can be moved together). `path` is
+ * created exclusively and never through a link: it must not exist (pass a temporary
+ * name). Not collective, no MPI: rank 0 calls it. Only name, n, min and max of grids
+ * are used. */
 pv_status pv_xdmf_write(pv_ctx *ctx, const char *path, const char *h5_name,
                         const pv_h5_grid *grids, size_t ngrids);
 

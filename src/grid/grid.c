@@ -7,6 +7,7 @@
  * in double, with no reciprocal (GP-3), so voxel() values match to the bit.
  */
 #include "pvox/grid.h"
+#include "pvox/checksum.h"
 
 #include <math.h>
 #include <omp.h>
@@ -246,19 +247,6 @@ void pv_grid_write(pv_grid *g, double x, double y, double z, float v, bool *insi
         g->data[pv_grid_local_index(g, idx[0], idx[1], idx[2])] = v;
 }
 
-/* FNV-1a over one plane's bytes; planes are combined by a keyed sum so the checksum does
- * not depend on how planes are split among ranks. */
-static uint64_t plane_hash(const float *p, size_t count, int64_t iz)
-{
-    uint64_t h = 1469598103934665603ULL ^ (uint64_t)iz * 0x9E3779B97F4A7C15ULL;
-    const unsigned char *b = (const unsigned char *)p;
-    for (size_t i = 0; i < count * sizeof(float); i++) {
-        h ^= b[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 pv_status pv_grid_stats_compute(pv_ctx *ctx, const pv_grid *g, pv_grid_stats *st)
 {
     size_t plane = (size_t)g->n * (size_t)g->n;
@@ -272,10 +260,8 @@ pv_status pv_grid_stats_compute(pv_ctx *ctx, const pv_grid *g, pv_grid_stats *st
         return pv_status_agree(ctx, pv_err(ctx, PV_ENOMEM, "out of memory"));
     double *local = part;              /* [n][4]: count_nz, sum, sumsq, nzero */
     double lmin = HUGE_VAL, lmax = -HUGE_VAL;
-    uint64_t hsum = 0;
 #pragma omp parallel for schedule(static) default(none) \
-    shared(data, plane, nplanes, local, g) reduction(min : lmin) reduction(max : lmax) \
-    reduction(+ : hsum)
+    shared(data, plane, nplanes, local, g) reduction(min : lmin) reduction(max : lmax)
     for (int64_t p = 0; p < nplanes; p++) {
         const float *v = data + (size_t)p * plane;
         double cnt = 0, sum = 0, sq = 0, zero = 0;
@@ -296,8 +282,8 @@ pv_status pv_grid_stats_compute(pv_ctx *ctx, const pv_grid *g, pv_grid_stats *st
         local[iz * 4 + 1] = sum;
         local[iz * 4 + 2] = sq;
         local[iz * 4 + 3] = zero;
-        hsum += plane_hash(v, plane, iz);
     }
+    uint64_t hsum = pv_checksum_slab(data, g->n, g->z0, g->z1); /* pvox/checksum.h */
     /* Each plane's partials live on exactly one rank; others hold zeros, so a SUM
      * reduction is exact (x + 0 = x). */
     MPI_Allreduce(MPI_IN_PLACE, part, (int)(g->n * 4), MPI_DOUBLE, MPI_SUM, ctx->comm);

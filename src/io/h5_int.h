@@ -10,7 +10,7 @@
 
 #define PV_H5_GROUP "/grids"
 
-/* Attribute names (README "Checkpoint files"). */
+/* Attribute names (README "Checkpoints", pvox/h5.h). */
 #define PV_H5_ATTR_FORMAT "pvox_format"
 #define PV_H5_ATTR_VERSION "pvox_version"
 #define PV_H5_ATTR_CREATED "created"
@@ -18,6 +18,7 @@
 #define PV_H5_ATTR_JOB_HASH "job_hash"
 #define PV_H5_ATTR_JOB_STATE "job_state"
 #define PV_H5_ATTR_SIZE "size"
+#define PV_H5_ATTR_CHECKSUM "checksum"
 extern const char *const pv_h5_range_attr[3]; /* "vxrange", "vyrange", "vzrange" */
 
 /* Silence HDF5's own error printing (we report through pv_err). Call at every entry. */

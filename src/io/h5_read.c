@@ -6,7 +6,10 @@
  * operations are collective (H5Pset_all_coll_metadata_ops): rank 0 reads the small
  * objects and broadcasts them, so all ranks see the same entries in the same order.
  * Each grid's type and shape are checked once, at open, and kept as an entry's
- * "problem" text; a read of that grid reports it.
+ * "problem" text; a read of that grid reports it. A grid read whole (the ranks' plane
+ * ranges tile it) is checked against the checksum the file stores, if it stores one:
+ * the ranks hash their planes (pvox/checksum.h) and sum the hashes, so a file damaged
+ * on disk is an error, not NaN voxels.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,12 +19,14 @@
 #include <unistd.h>
 
 #include "h5_int.h"
+#include "pvox/checksum.h"
 
 struct pv_h5_file {
     char *path;      /* as given, for messages */
     hid_t file;      /* open file */
     hid_t grp;       /* /grids */
     size_t max_io;   /* bytes per rank per transfer call */
+    bool verify;     /* check whole-grid reads against stored checksums */
     pv_h5_info info; /* metadata */
 };
 
@@ -97,25 +102,55 @@ static char *read_string_attr(hid_t loc, const char *name)
     return out ? out : strdup("");
 }
 
+/* An open attribute with its dataspace and type (ids < 0 where opening failed). */
+typedef struct attr_view {
+    hid_t a, space, type;
+} attr_view;
+
+static attr_view attr_open(hid_t loc, const char *name)
+{
+    attr_view v;
+    v.a = H5Aopen(loc, name, H5P_DEFAULT);
+    v.space = v.a < 0 ? -1 : H5Aget_space(v.a);
+    v.type = v.a < 0 ? -1 : H5Aget_type(v.a);
+    return v;
+}
+
+static void attr_close(attr_view v)
+{
+    if (v.type >= 0)
+        H5Tclose(v.type);
+    if (v.space >= 0)
+        H5Sclose(v.space);
+    if (v.a >= 0)
+        H5Aclose(v.a);
+}
+
 /* A numeric attribute with `count` elements into out (as double); false if absent. */
 static bool read_doubles_attr(hid_t loc, const char *name, double *out, hssize_t count)
 {
     if (H5Aexists(loc, name) <= 0)
         return false;
-    bool ok = false;
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    hid_t s = a < 0 ? -1 : H5Aget_space(a);
-    hid_t t = a < 0 ? -1 : H5Aget_type(a);
-    if (s >= 0 && t >= 0 && H5Sget_simple_extent_npoints(s) == count &&
-        (H5Tget_class(t) == H5T_FLOAT || H5Tget_class(t) == H5T_INTEGER))
-        ok = H5Aread(a, H5T_NATIVE_DOUBLE, out) >= 0;
-    if (t >= 0)
-        H5Tclose(t);
-    if (s >= 0)
-        H5Sclose(s);
-    if (a >= 0)
-        H5Aclose(a);
+    attr_view v = attr_open(loc, name);
+    bool ok = v.space >= 0 && v.type >= 0 && H5Sget_simple_extent_npoints(v.space) == count &&
+              (H5Tget_class(v.type) == H5T_FLOAT || H5Tget_class(v.type) == H5T_INTEGER) &&
+              H5Aread(v.a, H5T_NATIVE_DOUBLE, out) >= 0;
+    attr_close(v);
     return ok;
+}
+
+/* The checksum attribute of a grid: 1 read into *out, 0 absent, -1 present but not one
+ * unsigned 64-bit integer (or unreadable). */
+static int read_checksum_attr(hid_t loc, uint64_t *out)
+{
+    if (H5Aexists(loc, PV_H5_ATTR_CHECKSUM) <= 0)
+        return 0;
+    attr_view v = attr_open(loc, PV_H5_ATTR_CHECKSUM);
+    bool ok = v.space >= 0 && v.type >= 0 && H5Sget_simple_extent_npoints(v.space) == 1 &&
+              H5Tget_class(v.type) == H5T_INTEGER && H5Tget_size(v.type) == 8 &&
+              H5Tget_sign(v.type) == H5T_SGN_NONE && H5Aread(v.a, H5T_NATIVE_UINT64, out) >= 0;
+    attr_close(v);
+    return ok ? 1 : -1;
 }
 
 /* ---- entries ----------------------------------------------------------------------- */
@@ -194,6 +229,10 @@ static pv_status fill_entry(pv_ctx *ctx, hid_t grp, const char *name, pv_h5_entr
                 e->max[a] = r[1];
             }
         }
+        int sum = read_checksum_attr(obj, &e->checksum);
+        e->has_checksum = sum == 1;
+        if (!e->problem && sum < 0)
+            e->problem = strdup("has a checksum attribute that is not one uint64");
         if (!e->problem && name[0] != '$')
             e->problem = strdup("is not a grid name (pvox grid names start with $)");
     }
@@ -320,6 +359,7 @@ pv_h5_file *pv_h5_open(pv_ctx *ctx, const char *path, const pv_h5_opts *opt)
     }
     f->grp = -1;
     f->max_io = opt && opt->max_io_bytes ? opt->max_io_bytes : PV_H5_DEFAULT_MAX_IO;
+    f->verify = !(opt && opt->no_verify);
     hid_t fapl = pv_h5_fapl(ctx, opt && opt->aggregate);
     f->file = fapl < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fapl);
     st = f->file < 0 ? open_failed(ctx, path) : PV_OK; /* before the next call clears the stack */
@@ -388,6 +428,48 @@ static pv_status read_fill(pv_ctx *ctx, pv_h5_file *f, hid_t dset, int64_t n, in
     return PV_OK;
 }
 
+/* Collective: do the ranks' ranges [z0, z1) tile [0, n), each plane read by one rank? */
+static pv_status reads_tile(pv_ctx *ctx, int64_t n, int64_t z0, int64_t z1, bool *tile)
+{
+    long long mine[2] = {z0, z1};
+    long long *all = malloc((size_t)ctx->nranks * sizeof mine);
+    pv_status st = all ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory");
+    if ((st = pv_status_agree(ctx, st)) != PV_OK)
+        return st;
+    if (MPI_Allgather(mine, 2, MPI_LONG_LONG, all, 2, MPI_LONG_LONG, ctx->comm) != MPI_SUCCESS)
+        st = pv_err(ctx, PV_EMPI, "MPI_Allgather failed");
+    /* disjoint and n planes in all: each plane is read by one rank */
+    long long planes = 0;
+    *tile = true;
+    for (int r = 0; r < ctx->nranks && st == PV_OK; r++) {
+        planes += all[2 * r + 1] - all[2 * r];
+        for (int q = 0; q < r; q++)
+            if (all[2 * q] < all[2 * r + 1] && all[2 * r] < all[2 * q + 1])
+                *tile = false;
+    }
+    *tile = *tile && planes == n;
+    free(all);
+    return pv_status_agree(ctx, st);
+}
+
+/* Collective: the planes read (tiling the grid) against the stored checksum. */
+static pv_status verify(pv_ctx *ctx, pv_h5_file *f, const pv_h5_entry *e, int64_t z0,
+                        int64_t z1, const float *buf)
+{
+    bool tile = false;
+    pv_status st = reads_tile(ctx, e->n, z0, z1, &tile);
+    if (st != PV_OK || !tile)
+        return st;
+    uint64_t sum = 0;
+    if ((st = pv_checksum_grid(ctx, buf, e->n, z0, z1, &sum)) != PV_OK)
+        return st;
+    if (sum != e->checksum) /* the same sums on every rank: no agreement needed */
+        st = pv_err(ctx, PV_EIO, "%s: " PV_H5_GROUP "/%s is damaged: its voxels have checksum "
+                    "%016llx, the file records %016llx", f->path, e->name,
+                    (unsigned long long)sum, (unsigned long long)e->checksum);
+    return st;
+}
+
 pv_status pv_h5_read(pv_ctx *ctx, pv_h5_file *f, const char *name, int64_t z0, int64_t z1,
                      float *buf, pv_h5_stats *stats)
 {
@@ -413,6 +495,8 @@ pv_status pv_h5_read(pv_ctx *ctx, pv_h5_file *f, const char *name, int64_t z0, i
                             stats);
     if (dset >= 0)
         H5Dclose(dset);
+    if (st == PV_OK && e->has_checksum && f->verify)
+        st = verify(ctx, f, e, z0, z1, buf);
     pv_h5_stats_end(ctx, stats, t0);
     return st;
 }

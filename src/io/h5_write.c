@@ -2,15 +2,28 @@
  * io/h5_write: pv_h5_save_all, the collective checkpoint writer (layout in pvox/h5.h).
  *
  * Order of work, with an agreement after each step so no rank waits alone in a
- * collective: check the descriptors; rank 0 checks the directory and picks the
- * temporary name and the creation time (broadcast); create the temporary file (MPI-IO);
- * root attributes; per grid: dataset + attributes, then the collective plane transfer;
- * close; every rank fsyncs the temporary file (delayed-allocation file systems report a
- * full disk only here); rank 0 writes the sidecar to its own temporary name; rank 0
- * renames both into place and syncs the directory. Any failure: close, rank 0 removes
- * the temporary files, and the old checkpoint (if any) is untouched.
+ * collective: check the descriptors; the grids' checksums (pvox/checksum.h, summed over
+ * ranks); rank 0 checks the directory and picks the temporary names (64 random bits,
+ * io/tmpfile.c; nothing may exist under them) and the creation time (broadcast); create
+ * the temporary file exclusively (MPI-IO); root attributes; per grid: dataset +
+ * attributes (with the checksum); rank 0 reserves the whole file's blocks; the metadata
+ * is flushed; the collective plane transfers; close; every rank fsyncs the temporary
+ * file (delayed-allocation file systems report a full disk only here); if the blocks
+ * could not be reserved, the voxels are read back and their checksums compared (Open
+ * MPI 4.1's OMPIO reports a collective write that met a full disk on some ranks as a
+ * success); rank 0 writes the sidecar to its own temporary name; rank 0 renames both
+ * into place and syncs the directory. Any failure: close, rank 0 removes the temporary
+ * files, and the old checkpoint (if any) is untouched.
+ *
+ * The metadata goes first and in one place: HDF5 1.10 writes it collectively, and a
+ * write that fails on one rank inside that flush leaves the others waiting (ROMIO) or the
+ * library half-closed (a crash at MPI_Finalize). So it is allocated in one block at the
+ * start of the file (H5Pset_meta_block_size), reserved with the voxels, and flushed
+ * before any voxel is written; a full disk then meets pvox's own agreed transfers.
  */
 #include "h5_int.h"
+#include "io_int.h"
+#include "pvox/checksum.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,12 +34,14 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Names shared by all ranks for one save. */
+/* What all ranks share for one save. */
 typedef struct save_names {
-    char *tmp;       /* "<path>.tmp.<pid>" */
+    char *tmp;       /* "<path>.tmp.<16 random hex digits>" */
     char *xmf;       /* sidecar, or NULL */
-    char *xmf_tmp;   /* "<xmf>.tmp.<pid>", or NULL */
+    char *xmf_tmp;   /* "<xmf>.tmp.<16 random hex digits>", or NULL */
     char *created;   /* "2026-12-03T07:30:00Z" */
+    uint64_t *sums;  /* each grid's checksum (pvox/checksum.h) */
+    bool reserved;   /* rank 0 reserved the file's blocks (else: read back and compare) */
 } save_names;
 
 static void names_free(save_names *nm)
@@ -35,6 +50,7 @@ static void names_free(save_names *nm)
     free(nm->xmf);
     free(nm->xmf_tmp);
     free(nm->created);
+    free(nm->sums);
 }
 
 /* ---- checks ------------------------------------------------------------------------ */
@@ -141,29 +157,65 @@ static char *utc_now(void)
     return strdup(buf);
 }
 
-/* Collective: rank 0 checks the target (and the free space) and chooses the temporary name suffix and the
- * creation time; every rank gets the same names. */
+/* Rank 0: nothing may exist under a temporary name (not even a dangling link), so the
+ * exclusive creation below cannot meet something planted there. */
+static pv_status check_free(pv_ctx *ctx, const char *path, const char *tmp)
+{
+    struct stat sb;
+    if (tmp && lstat(tmp, &sb) == 0)
+        return pv_err(ctx, PV_EIO, "%s: cannot create '%s': %s", path, tmp, strerror(EEXIST));
+    return PV_OK;
+}
+
+/* Rank 0: check the target (and the free space), choose the temporary names and the
+ * creation time; "<tmp>\n<xmf tmp or empty>\n<created>" into *blob. */
+static pv_status names_rank0(pv_ctx *ctx, const char *path, const pv_h5_grid *g, size_t ng,
+                             const pv_h5_opts *o, char **blob)
+{
+    char *xmf = o->no_xdmf ? NULL : pv_h5_xdmf_path(path);
+    char *tmp = pv_io_temp_name(path);
+    char *xmf_tmp = xmf ? pv_io_temp_name(xmf) : NULL;
+    char *now = utc_now();
+    pv_status st = PV_OK;
+    if (!tmp || !now || (!o->no_xdmf && !xmf_tmp))
+        st = pv_err(ctx, PV_ENOMEM, "out of memory");
+    if (st == PV_OK)
+        st = check_target(ctx, path, xmf);
+    if (st == PV_OK && !o->skip_space_check)
+        st = check_space(ctx, path, g, ng);
+    if (st == PV_OK && (st = check_free(ctx, path, tmp)) == PV_OK)
+        st = check_free(ctx, xmf, xmf_tmp);
+    if (st == PV_OK && !(*blob = pv_asprintf("%s\n%s\n%s", tmp, xmf_tmp ? xmf_tmp : "", now)))
+        st = pv_err(ctx, PV_ENOMEM, "out of memory");
+    free(xmf);
+    free(tmp);
+    free(xmf_tmp);
+    free(now);
+    return st;
+}
+
+/* The next line of *cursor (its newline replaced), or "" past the end. */
+static const char *next_line(char **cursor)
+{
+    char *line = *cursor, *nl = strchr(line, '\n');
+    if (nl) {
+        *nl = '\0';
+        *cursor = nl + 1;
+    } else {
+        *cursor = line + strlen(line);
+    }
+    return line;
+}
+
+/* Collective: every rank gets rank 0's names (random bits chosen once, broadcast). */
 static pv_status make_names(pv_ctx *ctx, const char *path, const pv_h5_grid *g, size_t ng,
                             const pv_h5_opts *o, save_names *nm)
 {
-    bool xdmf = !o->no_xdmf;
     memset(nm, 0, sizeof *nm);
-    char *blob = NULL; /* "<pid>\n<created>" from rank 0 */
+    char *blob = NULL;
     size_t len = 0;
-    pv_status st = PV_OK;
-    if (ctx->rank == 0) {
-        char *xmf = xdmf ? pv_h5_xdmf_path(path) : NULL;
-        st = check_target(ctx, path, xmf);
-        free(xmf);
-        if (st == PV_OK && !o->skip_space_check)
-            st = check_space(ctx, path, g, ng);
-        char *now = utc_now();
-        blob = now ? pv_asprintf("%ld\n%s", (long)getpid(), now) : NULL;
-        free(now);
-        if (st == PV_OK && !blob)
-            st = pv_err(ctx, PV_ENOMEM, "out of memory");
-        len = blob ? strlen(blob) : 0;
-    }
+    pv_status st = ctx->rank == 0 ? names_rank0(ctx, path, g, ng, o, &blob) : PV_OK;
+    len = blob ? strlen(blob) : 0;
     if ((st = pv_status_agree(ctx, st)) != PV_OK) {
         free(blob);
         return st;
@@ -173,18 +225,17 @@ static pv_status make_names(pv_ctx *ctx, const char *path, const pv_h5_grid *g, 
             free(blob);
         return st;
     }
-    char *nl = strchr(blob, '\n');
-    if (nl)
-        *nl = '\0';
-    nm->tmp = pv_asprintf("%s.tmp.%s", path, blob);
-    nm->created = strdup(nl ? nl + 1 : "");
-    if (xdmf) {
+    char *cursor = blob;
+    const char *tmp = next_line(&cursor), *xmf_tmp = next_line(&cursor);
+    nm->tmp = strdup(tmp);
+    nm->created = strdup(next_line(&cursor));
+    if (!o->no_xdmf) {
         nm->xmf = pv_h5_xdmf_path(path);
-        nm->xmf_tmp = nm->xmf ? pv_asprintf("%s.tmp.%s", nm->xmf, blob) : NULL;
+        nm->xmf_tmp = strdup(xmf_tmp);
     }
     free(blob);
     st = PV_OK;
-    if (!nm->tmp || !nm->created || (xdmf && !nm->xmf_tmp))
+    if (!nm->tmp || !nm->created || (!o->no_xdmf && (!nm->xmf || !nm->xmf_tmp)))
         st = pv_err(ctx, PV_ENOMEM, "out of memory");
     return pv_status_agree(ctx, st);
 }
@@ -237,7 +288,7 @@ static herr_t root_attrs(hid_t file, const save_names *nm, const char *script,
     return 0;
 }
 
-static herr_t grid_attrs(hid_t dset, const pv_h5_grid *g)
+static herr_t grid_attrs(hid_t dset, const pv_h5_grid *g, uint64_t checksum)
 {
     for (int a = 0; a < 3; a++) {
         double r[2] = {g->min[a], g->max[a]};
@@ -245,7 +296,10 @@ static herr_t grid_attrs(hid_t dset, const pv_h5_grid *g)
             return -1;
     }
     long long n = g->n;
-    return attr_write(dset, PV_H5_ATTR_SIZE, H5T_STD_I64LE, H5T_NATIVE_LLONG, 0, 0, &n);
+    if (attr_write(dset, PV_H5_ATTR_SIZE, H5T_STD_I64LE, H5T_NATIVE_LLONG, 0, 0, &n) < 0)
+        return -1;
+    return attr_write(dset, PV_H5_ATTR_CHECKSUM, H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, 0,
+                      &checksum);
 }
 
 /* ---- datasets ---------------------------------------------------------------------- */
@@ -294,13 +348,13 @@ static pv_status hdf5_fail(pv_ctx *ctx, pv_status code, const char *path, const 
 
 /* Collective: one grid's dataset (allocated now: early allocation) and attributes. */
 static pv_status create_grid(pv_ctx *ctx, const char *path, hid_t grp, const pv_h5_grid *g,
-                             hid_t *dset)
+                             uint64_t checksum, hid_t *dset)
 {
     pv_status st = PV_OK;
     *dset = make_dataset(grp, g);
     if (*dset < 0)
         st = hdf5_fail(ctx, PV_EIO, path, "cannot create the dataset");
-    else if (grid_attrs(*dset, g) < 0)
+    else if (grid_attrs(*dset, g, checksum) < 0)
         st = hdf5_fail(ctx, PV_EHDF5, path, "cannot write attributes");
     return pv_status_agree(ctx, st);
 }
@@ -308,14 +362,19 @@ static pv_status create_grid(pv_ctx *ctx, const char *path, hid_t grp, const pv_
 /* Rank 0: reserve the file's blocks before any voxel is written. A full disk then shows
  * up here, cleanly, instead of inside a collective write: Open MPI 4.1's OMPIO reported
  * an ENOSPC met by an aggregator during a collective write as success (seen at 3 ranks
- * on a full tmpfs), which would publish a checkpoint with holes. posix_fallocate
- * allocates extents without writing them on ext4, xfs and tmpfs; elsewhere glibc
- * emulates it, or it is refused (EINVAL, EOPNOTSUPP) and we go on unreserved. */
-static pv_status reserve_space(pv_ctx *ctx, const char *path, const char *tmp,
-                               const hid_t *dset, size_t ng)
+ * on a full tmpfs), which would publish a checkpoint with holes. The whole file is
+ * reserved, metadata included (HDF5's end of allocated space, past the last dataset).
+ * posix_fallocate allocates extents without writing them on ext4, xfs and tmpfs;
+ * elsewhere glibc emulates it, or it is refused (EINVAL, EOPNOTSUPP) and we go on
+ * unreserved (*reserved false: the voxels are read back after the write). */
+static pv_status reserve_space(pv_ctx *ctx, const char *path, const char *tmp, hid_t file,
+                               const hid_t *dset, size_t ng, bool *reserved)
 {
-    /* the end of the last dataset's storage (metadata after it is small) */
-    uint64_t end = 0;
+    *reserved = false;
+    hsize_t size = 0;
+    if (H5Fget_filesize(file, &size) < 0)
+        return hdf5_fail(ctx, PV_EHDF5, path, "cannot find the file's size");
+    uint64_t end = (uint64_t)size;
     for (size_t k = 0; k < ng; k++) {
         haddr_t off = H5Dget_offset(dset[k]);
         if (off == HADDR_UNDEF)
@@ -324,12 +383,15 @@ static pv_status reserve_space(pv_ctx *ctx, const char *path, const char *tmp,
         if (e > end)
             end = e;
     }
-    int fd = open(tmp, O_WRONLY);
+    int fd = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return pv_err(ctx, PV_EIO, "%s: cannot open '%s': %s", path, tmp, strerror(errno));
     int rc = posix_fallocate(fd, 0, (off_t)end);
     close(fd);
-    if (rc == 0 || rc == EINVAL || rc == EOPNOTSUPP)
+    if (rc == EINVAL || rc == EOPNOTSUPP)
+        return PV_OK;
+    *reserved = rc == 0;
+    if (rc == 0)
         return PV_OK;
     if (rc == ENOSPC || rc == EFBIG)
         return pv_err(ctx, PV_EIO, "%s: %s: cannot reserve %.1f MiB for the file", path,
@@ -339,9 +401,30 @@ static pv_status reserve_space(pv_ctx *ctx, const char *path, const char *tmp,
                   (double)end / 1048576.0, strerror(rc));
 }
 
+/* Collective: reserve (rank 0; every rank learns whether it worked), then flush the
+ * metadata so that none is left to write once the voxels go out. */
+static pv_status prepare_voxels(pv_ctx *ctx, const char *path, const save_names *nm,
+                                hid_t file, const hid_t *dset, size_t ng, bool *reserved)
+{
+    int ok = 0;
+    pv_status st = PV_OK;
+    if (ctx->rank == 0) {
+        bool r = false;
+        st = reserve_space(ctx, path, nm->tmp, file, dset, ng, &r);
+        ok = r;
+    }
+    if ((st = pv_status_agree(ctx, st)) != PV_OK)
+        return st;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm);
+    *reserved = ok != 0;
+    if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
+        st = hdf5_fail(ctx, PV_EIO, path, "cannot write the file's metadata");
+    return pv_status_agree(ctx, st);
+}
+
 /* Collective: datasets and attributes of every grid, the space reserved, then the voxels. */
-static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t grp,
-                             const save_names *nm, const pv_h5_grid *grids, size_t ng,
+static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t file, hid_t grp,
+                             save_names *nm, const pv_h5_grid *grids, size_t ng,
                              const pv_h5_opts *o, pv_h5_stats *stats)
 {
     hid_t *dset = malloc(ng * sizeof *dset);
@@ -350,10 +433,9 @@ static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t grp,
         return st;
     size_t made = 0;
     for (; made < ng && st == PV_OK; made++)
-        st = create_grid(ctx, path, grp, &grids[made], &dset[made]);
+        st = create_grid(ctx, path, grp, &grids[made], nm->sums[made], &dset[made]);
     if (st == PV_OK)
-        st = pv_status_agree(ctx, ctx->rank == 0 ? reserve_space(ctx, path, nm->tmp, dset, ng)
-                                                 : PV_OK);
+        st = prepare_voxels(ctx, path, nm, file, dset, ng, &nm->reserved);
     /* progress in bytes of the whole file's voxels (rank 0 draws; the transfers are
      * collective, so its share advances with everybody's), updated after each grid */
     int64_t total = 0, done = 0;
@@ -385,23 +467,43 @@ static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t grp,
  * (seen with a file size limit). The metadata lands in a sparse file removed right after. */
 static void free_space(const char *tmp)
 {
-    if (truncate(tmp, 0) != 0) {
-        /* nothing more to do: the file is removed after the close anyway */
+    int fd = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return; /* nothing more to do: the file is removed after the close anyway */
+    if (ftruncate(fd, 0) != 0) {
+        /* likewise */
     }
+    close(fd);
+}
+
+/* Where the metadata goes: one block at the start of the file, big enough for the root,
+ * /grids and a few dozen grids' headers and attributes (see the comment at the top). */
+#define META_BLOCK_BYTES ((hsize_t)64 << 10)
+
+/* Collective: the temporary file, created exclusively (an existing file or link of that
+ * name is an error, never followed or truncated). */
+static hid_t create_tmp(pv_ctx *ctx, const char *path, const save_names *nm,
+                        const pv_h5_opts *o, pv_status *st)
+{
+    hid_t fapl = pv_h5_fapl(ctx, o->aggregate);
+    hid_t file = -1;
+    if (fapl >= 0 && H5Pset_meta_block_size(fapl, META_BLOCK_BYTES) >= 0)
+        file = H5Fcreate(nm->tmp, H5F_ACC_EXCL, H5P_DEFAULT, fapl);
+    *st = PV_OK;
+    if (file < 0) /* before the next HDF5 call clears the error stack */
+        *st = hdf5_fail(ctx, PV_EIO, path, "cannot create the file");
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return file;
 }
 
 /* Collective: create the temporary file and write everything into it, then close it. */
-static pv_status write_file(pv_ctx *ctx, const char *path, const save_names *nm,
+static pv_status write_file(pv_ctx *ctx, const char *path, save_names *nm,
                             const pv_h5_grid *grids, size_t ng, const pv_h5_opts *o,
                             pv_h5_stats *stats)
 {
-    pv_status st = PV_OK;
-    hid_t fapl = pv_h5_fapl(ctx, o->aggregate);
-    hid_t file = fapl < 0 ? -1 : H5Fcreate(nm->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    if (file < 0) /* before the next HDF5 call clears the error stack */
-        st = hdf5_fail(ctx, PV_EIO, path, "cannot create the file");
-    if (fapl >= 0)
-        H5Pclose(fapl);
+    pv_status st;
+    hid_t file = create_tmp(ctx, path, nm, o, &st);
     if ((st = pv_status_agree(ctx, st)) != PV_OK)
         return st;
     hid_t grp = -1;
@@ -411,12 +513,12 @@ static pv_status write_file(pv_ctx *ctx, const char *path, const save_names *nm,
         st = hdf5_fail(ctx, PV_EIO, path, "cannot create " PV_H5_GROUP);
     st = pv_status_agree(ctx, st);
     if (st == PV_OK)
-        st = write_grids(ctx, path, grp, nm, grids, ng, o, stats);
+        st = write_grids(ctx, path, file, grp, nm, grids, ng, o, stats);
     if (grp >= 0 && H5Gclose(grp) < 0 && st == PV_OK)
         st = hdf5_fail(ctx, PV_EIO, path, "cannot close " PV_H5_GROUP);
     if (st != PV_OK && ctx->rank == 0)
         free_space(nm->tmp);
-    /* closing flushes metadata: with a full disk it can be the first call to fail */
+    /* closing rewrites the superblock in place (its blocks are the file's already) */
     if (H5Fclose(file) < 0 && st == PV_OK)
         st = hdf5_fail(ctx, PV_EIO, path, "cannot write the file");
     return pv_status_agree(ctx, st);
@@ -424,10 +526,11 @@ static pv_status write_file(pv_ctx *ctx, const char *path, const save_names *nm,
 
 /* ---- finishing --------------------------------------------------------------------- */
 
-/* fsync a file (or directory) by name; ENOSPC and EIO of delayed writes show up here. */
-static int sync_path(const char *p)
+/* fsync a file (or directory) by name; ENOSPC and EIO of delayed writes show up here.
+ * `flags` adds O_NOFOLLOW for temporary files. */
+static int sync_path(const char *p, int flags)
 {
-    int fd = open(p, O_RDONLY);
+    int fd = open(p, O_RDONLY | O_CLOEXEC | flags);
     if (fd < 0)
         return -1;
     int rc = fsync(fd);
@@ -442,7 +545,7 @@ static int sync_path(const char *p)
 static pv_status sync_all(pv_ctx *ctx, const char *path, const save_names *nm)
 {
     pv_status st = PV_OK;
-    if (sync_path(nm->tmp) != 0)
+    if (sync_path(nm->tmp, O_NOFOLLOW) != 0)
         st = pv_err(ctx, PV_EIO, "%s: cannot write the file: %s", path, strerror(errno));
     return pv_status_agree(ctx, st);
 }
@@ -454,7 +557,7 @@ static pv_status write_sidecar(pv_ctx *ctx, const char *path, const save_names *
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     pv_status st = pv_xdmf_write(ctx, nm->xmf_tmp, base, grids, ng);
-    if (st == PV_OK && sync_path(nm->xmf_tmp) != 0)
+    if (st == PV_OK && sync_path(nm->xmf_tmp, O_NOFOLLOW) != 0)
         st = PV_EIO;
     if (st != PV_OK) {
         int e = errno;
@@ -469,7 +572,7 @@ static void sync_dir_of(const char *path)
     char *dir = pv_path_dir(path);
     if (!dir)
         return;
-    (void)sync_path(dir); /* best effort: not every file system allows it */
+    (void)sync_path(dir, 0); /* best effort: not every file system allows it */
     free(dir);
 }
 
@@ -484,6 +587,78 @@ static pv_status publish(pv_ctx *ctx, const char *path, const save_names *nm)
         st = pv_err(ctx, PV_EIO, "%s: cannot rename '%s' into place: %s", nm->xmf,
                     nm->xmf_tmp, strerror(errno));
     sync_dir_of(path);
+    return st;
+}
+
+/* ---- checksums --------------------------------------------------------------------- */
+
+/* Collective: each grid's checksum from the slabs in memory (malloc'd into *out). */
+static pv_status grid_checksums(pv_ctx *ctx, const pv_h5_grid *g, size_t ng, uint64_t **out)
+{
+    uint64_t *sum = calloc(ng, sizeof *sum);
+    pv_status st = pv_status_agree(ctx, sum ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory"));
+    for (size_t k = 0; k < ng && st == PV_OK; k++)
+        st = pv_checksum_grid(ctx, g[k].slab, g[k].n, g[k].z0, g[k].z1, &sum[k]);
+    *out = sum;
+    return st;
+}
+
+/* Voxels read back per rank per step, at most (one plane if a plane is larger). */
+#define READ_BACK_BYTES ((size_t)64 << 20)
+
+/* Collective: read one grid's planes back in steps (every rank makes the same number of
+ * reads) and sum their hashes; the sum over ranks into *sum. */
+static pv_status read_back(pv_ctx *ctx, pv_h5_file *f, const pv_h5_grid *g, uint64_t *sum)
+{
+    size_t plane = (size_t)g->n * (size_t)g->n;
+    int64_t step = (int64_t)(READ_BACK_BYTES / (plane * sizeof(float)));
+    if (step < 1)
+        step = 1;
+    int64_t mine = g->z1 - g->z0;
+    long long steps = (mine + step - 1) / step;
+    MPI_Allreduce(MPI_IN_PLACE, &steps, 1, MPI_LONG_LONG, MPI_MAX, ctx->comm);
+    size_t nbytes = (size_t)(mine < step ? mine : step) * plane * sizeof(float);
+    float *buf = nbytes ? pv_alloc(ctx, nbytes) : NULL;
+    pv_status st = pv_status_agree(ctx, nbytes && !buf ? ctx->err_code : PV_OK);
+    uint64_t local = 0;
+    for (long long k = 0; k < steps && st == PV_OK; k++) {
+        int64_t zs = g->z0 + k * step, ze = zs + step;
+        if (zs > g->z1)
+            zs = g->z1;
+        if (ze > g->z1)
+            ze = g->z1;
+        st = pv_h5_read(ctx, f, g->name, zs, ze, buf, NULL);
+        if (st == PV_OK)
+            local += pv_checksum_slab(buf, g->n, zs, ze);
+    }
+    pv_free(ctx, buf, nbytes);
+    if (st == PV_OK &&
+        MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, ctx->comm) != MPI_SUCCESS)
+        st = pv_err(ctx, PV_EMPI, "MPI_Allreduce failed");
+    return pv_status_agree(ctx, st);
+}
+
+/* Collective: where the blocks were not reserved, a full disk may have been met inside a
+ * collective write that reported success (see the top): read the voxels back from the
+ * temporary file and compare their checksums before it replaces anything. */
+static pv_status verify_written(pv_ctx *ctx, const char *path, const save_names *nm,
+                                const pv_h5_grid *grids, size_t ng)
+{
+    pv_h5_opts ro = {.no_verify = true};
+    pv_h5_file *f = pv_h5_open(ctx, nm->tmp, &ro);
+    if (!f)
+        return ctx->err_code ? ctx->err_code : PV_EIO;
+    pv_status st = PV_OK;
+    for (size_t k = 0; k < ng && st == PV_OK; k++) {
+        uint64_t sum = 0;
+        st = read_back(ctx, f, &grids[k], &sum);
+        if (st == PV_OK && sum != nm->sums[k]) /* the same sums on every rank */
+            st = pv_err(ctx, PV_EIO, "%s: the voxels of %s written to the file read back "
+                        "differently (checksum %016llx, expected %016llx): a write failed "
+                        "unreported, probably a full disk; the file was not replaced", path,
+                        grids[k].name, (unsigned long long)sum, (unsigned long long)nm->sums[k]);
+    }
+    pv_h5_close(ctx, f);
     return st;
 }
 
@@ -506,14 +681,20 @@ pv_status pv_h5_save_all(pv_ctx *ctx, const char *path, const pv_h5_grid *grids,
     if (st == PV_OK)
         st = make_names(ctx, path, grids, ngrids, &o, &nm);
     bool created = st == PV_OK;
+    if (st == PV_OK)
+        st = grid_checksums(ctx, grids, ngrids, &nm.sums);
     double t1 = MPI_Wtime();
     if (st == PV_OK)
         st = write_file(ctx, path, &nm, grids, ngrids, &o, stats);
     double t2 = MPI_Wtime();
     if (st == PV_OK)
         st = sync_all(ctx, path, &nm);
-    pv_log(ctx, PV_LOG_DEBUG, "h5", "vsave %s: prepare %.3f s, write %.3f s (transfers %.3f s), "
-           "fsync %.3f s", path, t1 - t0, t2 - t1, stats->io_seconds, MPI_Wtime() - t2);
+    double t3 = MPI_Wtime();
+    if (st == PV_OK && !nm.reserved)
+        st = verify_written(ctx, path, &nm, grids, ngrids);
+    pv_log(ctx, PV_LOG_DEBUG, "h5", "vsave %s: prepare and checksums %.3f s, write %.3f s "
+           "(transfers %.3f s), fsync %.3f s, read back %.3f s", path, t1 - t0, t2 - t1,
+           stats->io_seconds, t3 - t2, MPI_Wtime() - t3);
     if (st == PV_OK && nm.xmf) {
         pv_status s0 = ctx->rank == 0 ? write_sidecar(ctx, path, &nm, grids, ngrids) : PV_OK;
         st = pv_status_agree(ctx, s0);

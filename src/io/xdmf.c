@@ -74,7 +74,7 @@ static void put_grid(FILE *f, const char *h5_name, const pv_h5_grid *g)
 pv_status pv_xdmf_write(pv_ctx *ctx, const char *path, const char *h5_name,
                         const pv_h5_grid *grids, size_t ngrids)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = pv_io_fopen_new(path, "w"); /* exclusive, never through a link */
     if (!f)
         return pv_err(ctx, PV_EIO, "cannot create '%s': %s", path, strerror(errno));
     fputs("<?xml version=\"1.0\" ?>\n"

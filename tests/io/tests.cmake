@@ -4,7 +4,11 @@
 #   the formulas, whole-grid checksums, h5dump's view of the layout (run_h5_scripts.py);
 # - io.h5_errors: every tests/io/cases/NAME.gp at 1 and 3 ranks against NAME.err/NAME.rc;
 # - io.h5_fulldisk.np<N>: a full 1 MiB tmpfs (or ulimit -f) keeps the old checkpoint;
-# - io.h5_paraview: pvbatch reads the XDMF sidecar and reports the expected grids.
+# - io.h5_paraview: pvbatch reads the XDMF sidecar and reports the expected grids;
+# - io.h5_damage.np<N>: bytes flipped in a grid's voxels fail vload and --resume (exit 3),
+#   undamaged files load bit for bit, files without checksums load unchecked;
+# - io.h5_midwrite.np<N>: a disk that fills inside the voxels, links planted under the
+#   temporary names (fail_write_shim.so, LD_PRELOAD): exit 3, the old checkpoint kept.
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)
   set(pv_io_python ${Python3_EXECUTABLE})
@@ -60,3 +64,24 @@ foreach(np 2 4)
   set_tests_properties(io.iso_mesh_vtk.np${np} PROPERTIES
     LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
 endforeach()
+# Checksums: damaged files refused, undamaged ones load bit for bit (run_h5_damage.sh)
+foreach(np 1 3)
+  add_test(NAME io.h5_damage.np${np}
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_h5_damage.sh $<TARGET_FILE:pvox>
+            ${MPIEXEC_EXECUTABLE} ${np})
+  set_tests_properties(io.h5_damage.np${np} PROPERTIES
+    LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()
+# Writes that fail half-way and taken temporary names, through an LD_PRELOAD shim (no
+# privileges). Not under the sanitizers: their runtime must be the first library loaded.
+if(NOT PV_SANITIZE)
+  add_library(io_fail_write_shim MODULE ${CMAKE_CURRENT_LIST_DIR}/fail_write_shim.c)
+  target_link_libraries(io_fail_write_shim PRIVATE ${CMAKE_DL_LIBS})
+  foreach(np 1 3)
+    add_test(NAME io.h5_midwrite.np${np}
+      COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_h5_midwrite.sh $<TARGET_FILE:pvox>
+              ${MPIEXEC_EXECUTABLE} ${np} $<TARGET_FILE:io_fail_write_shim>)
+    set_tests_properties(io.h5_midwrite.np${np} PROPERTIES
+      LABELS "io;mpi" PROCESSORS 2 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
+  endforeach()
+endif()
