@@ -62,6 +62,8 @@ typedef struct pv_options {
     const char *outdir;      /* -o DIR, or NULL for the current directory */
     size_t max_memory;       /* --max-memory in bytes per rank, 0 = no explicit limit */
     long fail_alloc_at;      /* testing: make the N-th pv_alloc fail (0 = never) */
+    int fail_alloc_rank;     /* testing: ... on this rank only (-1 = on every rank) */
+    size_t fail_alloc_min;   /* testing: count only allocations of at least this size */
     const char *checkpoint;  /* --checkpoint FILE: save all grids after grid changes */
     double checkpoint_every; /* --checkpoint-every SECONDS: at most one save per interval */
     const char *resume;      /* --resume FILE: replay the script from this checkpoint */
@@ -92,7 +94,8 @@ typedef struct pv_ctx {
     int exit_code;           /* with PV_EEXIT: the code the script asked for */
     size_t mem_current;      /* bytes held through pv_alloc on this rank */
     size_t mem_peak;         /* high-water mark of mem_current */
-    long nallocs;            /* pv_alloc calls so far (for fault injection) */
+    long nallocs;            /* pv_alloc calls so far of at least opt.fail_alloc_min bytes
+                                (for fault injection) */
     double t_start;          /* MPI_Wtime() at creation */
     int warned_once_bits;    /* pv_warn_once() flags already used */
     bool err_located;        /* err_msg is a located diagnostic (name:line:col: error: ...) */

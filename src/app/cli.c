@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -74,6 +75,36 @@ static bool parse_count(const char *s, long *out)
     return true;
 }
 
+/* --fail-alloc-at N[@RANK][/SIZE]: the N-th tracked allocation fails on every rank, or
+ * on that rank only (the others go on, so failures one rank meets alone can be tested);
+ * with /SIZE only allocations of at least SIZE bytes are counted (a sweep over the large
+ * ones stays short). */
+static bool parse_fail_alloc(const char *s, pv_options *opt)
+{
+    char count_s[32], rank_s[32] = "-1";
+    size_t min = 0;
+    const char *slash = strchr(s, '/'), *at = strchr(s, '@');
+    if (slash && strcmp(slash + 1, "0") != 0 && !pv_parse_size(slash + 1, &min)) return false;
+    size_t end = slash ? (size_t)(slash - s) : strlen(s);
+    if (at && (size_t)(at - s) > end) return false;
+    size_t ncount = at ? (size_t)(at - s) : end;
+    size_t nrank = at ? end - ncount - 1 : 0;
+    if (ncount >= sizeof count_s || nrank >= sizeof rank_s) return false;
+    memcpy(count_s, s, ncount);
+    count_s[ncount] = '\0';
+    if (at) {
+        memcpy(rank_s, at + 1, nrank);
+        rank_s[nrank] = '\0';
+    }
+    long count, rank = -1;
+    if (!parse_count(count_s, &count)) return false;
+    if (at && (!parse_count(rank_s, &rank) || rank > INT_MAX)) return false;
+    opt->fail_alloc_at = count;
+    opt->fail_alloc_rank = (int)rank;
+    opt->fail_alloc_min = min;
+    return true;
+}
+
 /* If argv[*i] is the long option `name` (with "=value" or a separate value), store the
  * value in *val, advance *i past it and return 1; return 0 if it is another option;
  * -1 if the value is missing. */
@@ -133,8 +164,8 @@ static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
             return usage(cli, "invalid memory size '%s' (expected e.g. 512M, 4G, 1.5GiB)", val);
         return PV_OK;
     case 5:
-        if (!parse_count(val, &cli->opt.fail_alloc_at))
-            return usage(cli, "invalid allocation count '%s'", val);
+        if (!parse_fail_alloc(val, &cli->opt))
+            return usage(cli, "invalid allocation count '%s' (expected N, N@RANK or N@RANK/SIZE)", val);
         return PV_OK;
     case 6:
     case 8:

@@ -183,6 +183,11 @@ void pv_warn_at(pv_ctx *ctx, const char *name, const char *text, size_t len, int
 
 pv_status pv_status_agree(pv_ctx *ctx, pv_status st)
 {
+    /* The error recorded first is the cause; a caller may return another code after it
+     * (an allocation fails, then its caller reports a script error): the exit code
+     * follows the message. */
+    if (st != PV_OK && st != PV_EEXIT && ctx->err_code != PV_OK && ctx->err_code != PV_EEXIT)
+        st = ctx->err_code;
     /* One reduction finds both the worst status and the lowest failing rank (as the
      * largest -rank): two ints, MAX, no derived types. */
     int in[2] = {(int)st, st != PV_OK ? -ctx->rank : INT_MIN};

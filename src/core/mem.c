@@ -28,8 +28,10 @@ bool pv_mul_size(size_t a, size_t b, size_t *out)
  * `more` additional bytes (`n` is the size reported in the message). */
 static bool admit(pv_ctx *ctx, size_t n, size_t more)
 {
-    ctx->nallocs++;
-    if (ctx->opt.fail_alloc_at > 0 && ctx->nallocs == ctx->opt.fail_alloc_at) {
+    if (n >= ctx->opt.fail_alloc_min) ctx->nallocs++;
+    if (ctx->opt.fail_alloc_at > 0 && n >= ctx->opt.fail_alloc_min &&
+        ctx->nallocs == ctx->opt.fail_alloc_at &&
+        (ctx->opt.fail_alloc_rank < 0 || ctx->opt.fail_alloc_rank == ctx->rank)) {
         pv_err(ctx, PV_ENOMEM, "out of memory: cannot allocate %zu bytes (injected failure)",
                n);
         return false;

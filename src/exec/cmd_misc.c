@@ -6,6 +6,7 @@
 #include "exec_int.h"
 #include "gridset.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,24 @@
 static bool next_is_string_start(const pv_cursor *c)
 {
     return !pv_cur_at_end(c) && !pv_cur_is_op(c, ",");
+}
+
+/* The code of `exit status N`. A process exit code is 8 bits: gnuplot passes N on and
+ * the shell sees N mod 256, so `exit status 256` would report success. pvox refuses what
+ * does not fit (DIFF-23). */
+static pv_status exit_code_of(pv_interp *I, pv_cursor *c, size_t voff, const pv_value *v,
+                              int *code)
+{
+    if (v->type != PV_V_INT && v->type != PV_V_CMPLX)
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, voff, "expecting integer");
+    double n = v->type == PV_V_INT ? (double)v->i : trunc(v->re);
+    if (!(n >= 0 && n <= 255))
+        return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, voff,
+                               "exit status %.17g is outside 0..255 (an exit code has 8 "
+                               "bits: the shell would see %d)",
+                               n, isfinite(n) ? (int)fmod(fmod(n, 256) + 256, 256) : 0);
+    *code = (int)n;
+    return PV_OK;
 }
 
 pv_status pv_cmd_exit(pv_interp *I, pv_cursor *c, bool exec)
@@ -27,9 +46,7 @@ pv_status pv_cmd_exit(pv_interp *I, pv_cursor *c, bool exec)
         pv_value v = {0};
         size_t voff = pv_cur_offset(c);
         if ((st = pv_exec_expr(I, c, exec, &v)) == PV_OK && exec) {
-            if (v.type == PV_V_INT) code = (int)v.i;
-            else if (v.type == PV_V_CMPLX) code = (int)v.re;
-            else st = pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, voff, "expecting integer");
+            st = exit_code_of(I, c, voff, &v, &code);
             pv_value_free(&v);
         }
     } else if (pv_cur_accept_word(c, "error")) {

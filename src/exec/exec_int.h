@@ -39,6 +39,11 @@ typedef struct pv_out {
 } pv_out;
 
 struct pv_interp {
+/* Maximum nesting of load/call/eval/macro sources. */
+#define PV_MAX_SOURCE_DEPTH 64
+/* Maximum nesting of { } blocks: each level takes a few C frames, and the stack is finite */
+#define PV_MAX_BLOCK_DEPTH 2000
+
     pv_ctx *ctx;
     pv_env *env;
     pv_settings *set;
@@ -49,6 +54,9 @@ struct pv_interp {
     int loop_depth;          /* nested loops being run */
     int depth;               /* nested sources (load/call/eval/macro) */
     double last_cb[2];       /* the colour range of the last frame (palette(z)) */
+    const pv_toklist *brace_tl[PV_MAX_SOURCE_DEPTH]; /* the token list of each source ... */
+    size_t *brace_pair[PV_MAX_SOURCE_DEPTH];       /* ... and its brace pairs (interp.c) */
+    int block_depth;         /* nested { } blocks being run or checked */
     bool have_last_cb;
     long check_errors;       /* --check: syntax errors reported so far */
     int run_depth;           /* nested pv_interp_run_* calls (the notice is top level) */
@@ -88,9 +96,6 @@ struct pv_interp {
     pv_source **texts;       /* sources of pv_exec_compile_text, kept for diagnostics */
     size_t ntexts;
 };
-
-/* Maximum nesting of load/call/eval/macro sources. */
-#define PV_MAX_SOURCE_DEPTH 64
 
 typedef pv_status (*pv_cmd_fn)(pv_interp *I, pv_cursor *c, bool exec);
 

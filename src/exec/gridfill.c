@@ -296,7 +296,9 @@ static pv_status run_fill(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
 {
     fill_rows R = {0};
     R.ctx = I->ctx;
-    pv_status st = fill_read_sources(I, c, ds, grid_units, &R);
+    /* every rank parses the sources itself: one that fails (out of memory) must not
+     * leave the others in the fill's reductions */
+    pv_status st = pv_status_agree(I->ctx, fill_read_sources(I, c, ds, grid_units, &R));
     if (st != PV_OK) {
         rows_fini(&R);
         return st;

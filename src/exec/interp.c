@@ -45,9 +45,45 @@ static bool tok_ends_stmt(const pv_token *t)
     return t->kind == PV_TK_NEWLINE || t->kind == PV_TK_SEMI || t->kind == PV_TK_EOF;
 }
 
-/* Index of the `}` matching the `{` at `open`, or `hi` if none. */
-static size_t match_brace(const pv_toklist *tl, size_t open, size_t hi)
+/* Pair every `{` of a token list with its `}` (and back) once, before it runs: finding a
+ * block's end by scanning at every level made deeply nested blocks quadratic. An
+ * unmatched brace is paired with ntok. NULL if memory ran out (the scan is used then). */
+static size_t *pair_braces(const pv_toklist *tl)
 {
+    size_t *pair = malloc((tl->ntok + 1) * sizeof *pair);
+    size_t *open = malloc((tl->ntok + 1) * sizeof *open);
+    if (!pair || !open) {
+        free(pair);
+        free(open);
+        return NULL;
+    }
+    size_t nopen = 0;
+    for (size_t i = 0; i < tl->ntok; i++) {
+        pair[i] = tl->ntok;
+        if (tok_is_op(&tl->tok[i], "{")) {
+            open[nopen++] = i;
+        } else if (tok_is_op(&tl->tok[i], "}") && nopen > 0) {
+            size_t o = open[--nopen];
+            pair[o] = i, pair[i] = o;
+        }
+    }
+    free(open);
+    return pair;
+}
+
+/* The brace pairs of `tl` if it is one of the sources being run, else NULL. */
+static const size_t *pairs_of(const pv_interp *I, const pv_toklist *tl)
+{
+    for (int k = I->depth - 1; k >= 0; k--)
+        if (I->brace_tl[k] == tl) return I->brace_pair[k];
+    return NULL;
+}
+
+/* Index of the `}` matching the `{` at `open`, or `hi` if none. */
+static size_t match_brace(const pv_interp *I, const pv_toklist *tl, size_t open, size_t hi)
+{
+    const size_t *pair = pairs_of(I, tl);
+    if (pair) return pair[open] < hi ? pair[open] : hi;
     int depth = 0;
     for (size_t i = open; i < hi; i++) {
         const pv_token *t = &tl->tok[i];
@@ -59,16 +95,18 @@ static size_t match_brace(const pv_toklist *tl, size_t open, size_t hi)
 
 /* End of the simple statement starting at p: the first NEWLINE/`;` at brace depth 0.
  * A datablock definition extends to its HEREDOC token. */
-static size_t stmt_end(const pv_toklist *tl, size_t p, size_t hi)
+static size_t stmt_end(const pv_interp *I, const pv_toklist *tl, size_t p, size_t hi)
 {
     if (tl->tok[p].kind == PV_TK_DOLLAR && p + 1 < hi && tok_is_op(&tl->tok[p + 1], "<<")) {
         for (size_t i = p + 2; i < hi && i < p + 6; i++)
             if (tl->tok[i].kind == PV_TK_HEREDOC) return i + 1;
     }
+    const size_t *pair = pairs_of(I, tl);
     int depth = 0;
     for (size_t i = p; i < hi; i++) {
         const pv_token *t = &tl->tok[i];
-        if (tok_is_op(t, "{")) depth++;
+        if (depth == 0 && pair && tok_is_op(t, "{") && pair[i] < hi) i = pair[i]; /* skip */
+        else if (tok_is_op(t, "{")) depth++;
         else if (tok_is_op(t, "}")) depth--;
         else if (depth <= 0 && tok_ends_stmt(t)) return i;
     }
@@ -98,11 +136,16 @@ static pv_status block_at(pv_interp *I, pv_cursor *c, bool run, bool check)
     const pv_toklist *tl = c->tl;
     if (!pv_cur_is_op(c, "{")) return pv_cur_error(c, PV_ESYNTAX, "expecting '{'");
     size_t open = c->pos;
-    size_t close = match_brace(tl, open, c->end);
+    size_t close = match_brace(I, tl, open, c->end);
     if (close >= c->end) return tok_error(I, tl, open, "unmatched '{'");
+    if (I->block_depth >= PV_MAX_BLOCK_DEPTH)
+        return pv_source_error(I->ctx, PV_ESYNTAX, tl->src, tl->tok[open].start,
+                               "blocks nested too deeply (more than %d)", PV_MAX_BLOCK_DEPTH);
     pv_status st = PV_OK;
+    I->block_depth++;
     if (check) st = run_range(I, tl, open + 1, close, false);
     else if (run) st = run_range(I, tl, open + 1, close, true);
+    I->block_depth--;
     c->pos = close + 1;
     return st;
 }
@@ -286,7 +329,7 @@ static pv_status run_stmt(pv_interp *I, const pv_toklist *tl, size_t p, size_t h
             st = pv_exec_expect_end(&c); /* `} print x` is an error, as in gnuplot */
         return st;
     }
-    size_t e = stmt_end(tl, p, hi);
+    size_t e = stmt_end(I, tl, p, hi);
     *next = e;
     for (size_t i = p; i < e; i++) {
         if (tl->tok[i].kind == PV_TK_MACRO) return exec ? run_macro_stmt(I, tl, p, e) : PV_OK;
@@ -335,6 +378,8 @@ pv_status pv_exec_source(pv_interp *I, pv_source *src)
     pv_status st = pv_exec_backquotes(I, &src); /* `cmd` substitution, as gnuplot reads */
     if (st == PV_OK) st = pv_lex(I->ctx, src, &tl);
     if (st == PV_OK) {
+        I->brace_tl[I->depth] = &tl;
+        I->brace_pair[I->depth] = pair_braces(&tl);
         I->depth++;
         st = run_range(I, &tl, 0, tl.ntok, false);
         if (st == PV_OK && I->ctx->opt.check_only && I->check_errors > 0)
@@ -343,6 +388,9 @@ pv_status pv_exec_source(pv_interp *I, pv_source *src)
         else if (st == PV_OK && !I->ctx->opt.check_only)
             st = run_range(I, &tl, 0, tl.ntok, true);
         I->depth--;
+        free(I->brace_pair[I->depth]);
+        I->brace_pair[I->depth] = NULL;
+        I->brace_tl[I->depth] = NULL;
         if (I->depth == 0) I->flow = PV_FLOW_NONE;
     }
     if (I->inline_tl == &tl) I->inline_tl = NULL;

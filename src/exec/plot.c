@@ -1255,6 +1255,9 @@ pv_status pv_cmd_plot(pv_interp *I, pv_cursor *c, bool exec)
     }
     I->open_iter_ok--;
     if (st == PV_OK) st = pv_exec_expect_end(c);
+    /* each rank built the elements itself: one that failed alone (out of memory) must
+     * stop the others before the table, the extraction and the compositing */
+    if (exec) st = pv_status_agree(I->ctx, st);
     if (st == PV_OK && exec && I->table_on) st = pv_plot_write_curves(I, &ps);
     if (st == PV_OK && exec && I->table_on && ps.nre > 0)
         st = pv_plot_write_mesh(I, c, plot_off, ps.re, (int)ps.nre);

@@ -1470,7 +1470,8 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_scene_elem 
         return sp;
     }
     pv_frames *FR = I->frames;
-    int writer = pv_frames_writer(I);
+    /* frames take turns on the ranks, but a descriptor (`/dev/stdout`) keeps its order */
+    int writer = pv_io_is_descriptor_name(path) ? 0 : pv_frames_writer(I);
 
     /* this rank's slab: the first voxel grid of the plot defines it */
     const pv_grid *sg = NULL;

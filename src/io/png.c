@@ -137,32 +137,20 @@ pv_status pv_png_write(pv_ctx *ctx, const char *path, int width, int height, int
         return pv_err(ctx, PV_ERANGE, "cannot write '%s': bad image %dx%d with %d channels",
                       path, width, height, channels);
     png_params pp = params(opt);
-    char *tmp = pv_io_temp_name(path);
     png_bytep *rows = pv_calloc(ctx, (size_t)height, sizeof *rows);
+    if (!rows) return ctx->err_code ? ctx->err_code : pv_err(ctx, PV_ENOMEM, "out of memory");
     pv_status st = PV_OK;
-    if (!tmp || !rows) {
-        st = tmp ? ctx->err_code : pv_err(ctx, PV_ENOMEM, "out of memory");
-        goto done;
-    }
-    FILE *fp = pv_io_fopen_new(tmp, "wb");
-    if (!fp) {
+    pv_io_out out;
+    if (!pv_io_out_open(&out, path, "wb")) {
         st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
-        goto done;
+    } else {
+        png_errbuf eb = {.ctx = ctx};
+        int rc = encode(out.f, &eb, width, height, channels, pixels, stride, pp, rows);
+        int err = pv_io_out_close(&out, rc != 0 ? EIO : 0);
+        if (rc != 0) st = pv_err(ctx, PV_EPNG, "cannot write '%s': libpng: %s", path, eb.msg);
+        else if (err) st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(err));
     }
-    png_errbuf eb = {.ctx = ctx};
-    int rc = encode(fp, &eb, width, height, channels, pixels, stride, pp, rows);
-    int close_err = fclose(fp) != 0 ? errno : 0;
-    if (rc != 0) {
-        st = pv_err(ctx, PV_EPNG, "cannot write '%s': libpng: %s", path, eb.msg);
-    } else if (close_err) {
-        st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(close_err));
-    } else if (rename(tmp, path) != 0) {
-        st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
-    }
-    if (st) remove(tmp);
-done:
     pv_free(ctx, rows, (size_t)height * sizeof *rows);
-    free(tmp);
     return st;
 }
 

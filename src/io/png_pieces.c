@@ -146,15 +146,10 @@ pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int heig
         at != (uint64_t)width * (uint64_t)height)
         return pv_err(ctx, PV_ERANGE, "cannot write '%s': its pieces do not tile the picture",
                       path);
-    char *tmp = pv_io_temp_name(path);
-    if (!tmp) return pv_err(ctx, PV_ENOMEM, "out of memory");
-    pv_status st = PV_OK;
-    FILE *f = pv_io_fopen_new(tmp, "wb");
-    if (!f) {
-        st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
-        free(tmp);
-        return st;
-    }
+    pv_io_out out;
+    if (!pv_io_out_open(&out, path, "wb"))
+        return pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
+    FILE *f = out.f;
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     unsigned char ihdr[13];
     be32(ihdr, (uint32_t)width);
@@ -164,15 +159,8 @@ pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int heig
     ihdr[10] = ihdr[11] = ihdr[12] = 0;  /* deflate, adaptive filtering, no interlace */
     bool ok = fwrite(sig, 1, 8, f) == 8 && put_chunk(f, "IHDR", ihdr, 13, NULL, 0) &&
               put_stream(f, level, pieces, n) && put_chunk(f, "IEND", NULL, 0, NULL, 0);
-    int werr = ok ? 0 : errno ? errno : EIO;
-    if (fclose(f) != 0 && !werr) werr = errno;
-    if (werr) {
-        st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(werr));
-        remove(tmp);
-    } else if (rename(tmp, path) != 0) {
-        st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
+    int werr = pv_io_out_close(&out, ok ? 0 : errno ? errno : EIO);
+    pv_status st = PV_OK;
+    if (werr) st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(werr));
     return st;
 }
