@@ -79,6 +79,8 @@ typedef struct pv_options {
                                 run nothing */
     const char *stats_path;  /* --stats FILE: per-frame statistics as JSON at the end of the
                                 run (pvox/stats.h), or NULL */
+    bool no_shell;           /* --no-shell: every feature that runs a shell command
+                                (system, `!`, backquotes, "< cmd", "| cmd") is an error */
 } pv_options;
 
 struct pv_stats; /* the --stats records of this rank (core/stats.c) */

@@ -245,4 +245,19 @@ pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_
                              const char *text, size_t len, const pv_sampling *samp,
                              int ndefault, bool batch, pv_data_event_fn fn, void *ud);
 
+/* A data file's text a piece at a time: next() gives the next piece (*n == 0 at the end;
+ * the piece stays valid until the next call); lines may be cut between pieces. exec
+ * passes rank 0's broadcast pieces (pvox/instream.h), so a file is never held whole. */
+typedef struct pv_data_reader {
+    pv_status (*next)(void *ud, const char **data, size_t *n);
+    void *ud;
+} pv_data_reader;
+
+/* pv_data_iterate_ex for a PV_DS_FILE source read through `rd` (the other kinds ignore
+ * it). Text rows are read as the pieces come; matrix and binary data are gathered whole
+ * first. A status other than PV_OK from rd->next ends the iteration with it. */
+pv_status pv_data_iterate_rd(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
+                             const pv_data_reader *rd, const pv_sampling *samp, int ndefault,
+                             bool batch, pv_data_event_fn fn, void *ud);
+
 #endif /* PVOX_DATAFILE_H */

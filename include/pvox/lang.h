@@ -31,6 +31,8 @@ typedef struct pv_source {
     int nlines;        /* entries in line_off */
     bool stdin_data;   /* an `eval` string: gnuplot reads inline data '-' from standard
                           input there, so the lexer takes no inline blocks */
+    bool expr_only;    /* the text of one expression, not statements: a `!` at the start
+                          of a line is the operator, not a shell command */
 } pv_source;
 
 /* Copy `text` (len bytes) into a new source. Returns NULL (PV_ENOMEM in ctx) on failure. */

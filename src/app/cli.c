@@ -235,6 +235,8 @@ static bool flag(pv_cli *cli, const char *a, bool *progress_set)
         *progress_set = true;
     } else if (!strcmp(a, "--log-all-ranks")) {
         cli->opt.log_all_ranks = true;
+    } else if (!strcmp(a, "--no-shell")) {
+        cli->opt.no_shell = true;
     } else {
         return false;
     }
@@ -347,6 +349,8 @@ void pv_cli_print_help(FILE *f)
           "  -q, --quiet          no progress bars and no informational log lines\n"
           "  --check              check the syntax of every statement, report every error\n"
           "                       and run nothing (exit 1 if any)\n"
+          "  --no-shell           run no shell command: system(), `system`, `!`, backquotes,\n"
+          "                       \"< command\" data and \"| command\" outputs are errors\n"
           "  -v, --verbose        info log lines (timings, rates, grid checksums)\n"
           "  -vv, --debug         debug log lines as well\n"
           "  --log-all-ranks      log lines from every rank, not only rank 0\n"

@@ -66,7 +66,8 @@ pv_status pv_exec_backquotes(pv_interp *I, pv_source **srcp)
         char *out = NULL;
         size_t olen = 0;
         if (!cmd) st = pv_err(I->ctx, PV_ENOMEM, "out of memory");
-        if (st == PV_OK) st = pv_exec_shell_output(I, cmd, &out, &olen);
+        if (st == PV_OK) st = pv_exec_shell_gate(I, src, at, "`command`");
+        if (st == PV_OK) st = pv_exec_shell_output(I, cmd, &out, &olen, NULL);
         free(cmd);
         PUT(out ? out : "", olen);
         free(out);

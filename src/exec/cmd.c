@@ -422,6 +422,8 @@ pv_cmd_fn pv_exec_dispatch(const pv_cursor *c, pv_ck_class *ck)
     *ck = PV_CK_NONE;
     const pv_token *t = pv_cur_peek(c);
     if (t->kind == PV_TK_DOLLAR && pv_exec_op_at(c, 1, "<<")) return pv_cmd_datablock;
+    if (t->kind == PV_TK_OP && strcmp(t->op, "!") == 0 && pv_cur_peek_at(c, 1)->kind == PV_TK_STRING)
+        return pv_cmd_shell;
     if (t->kind != PV_TK_NAME) return NULL;
     if (pv_is_voxel_assignment(c)) {
         *ck = PV_CK_CHANGE;

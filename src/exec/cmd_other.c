@@ -11,12 +11,13 @@
  *   test       `test`, `test terminal`, `test palette`: no picture
  *   refresh, bind, history, lower, raise, toggle, help, shell, reread, save: interactive
  *              or session commands, parsed and ignored
- *   system "cmd"  runs the command on rank 0 (its output goes to standard output)
+ *   system "cmd", !cmd  run the command on rank 0 (its output goes to standard output)
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
 #include "frames.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,19 +202,49 @@ pv_status pv_cmd_interactive(pv_interp *I, pv_cursor *c, bool exec)
     return PV_OK;
 }
 
+/* Run `cmd` through the shell on rank 0 (its output goes to standard output), as
+ * gnuplot's `system "cmd"` and `!cmd`: the script goes on whatever the command's status,
+ * which lands in GPVAL_SYSTEM_ERRNO and GPVAL_SYSTEM_ERRMSG. */
+static pv_status run_shell(pv_interp *I, const char *cmd)
+{
+    pv_status st = pv_frames_settle(I, PV_OK); /* it may read written frames */
+    if (st != PV_OK) return st;
+    int wstatus = 0, err = 0;
+    if (I->ctx->rank == 0) {
+        fflush(stdout);
+        fflush(stderr);
+        errno = 0;
+        wstatus = system(cmd);
+        err = errno;
+    }
+    pv_exec_shell_status(I, wstatus, err);
+    return PV_OK;
+}
+
 pv_status pv_cmd_system(pv_interp *I, pv_cursor *c, bool exec)
 {
+    size_t off = pv_cur_offset(c);
     pv_cur_next(c);
     char *cmd = NULL;
     pv_status st = pv_exec_string_expr(I, c, exec, &cmd);
     if (st == PV_OK) st = pv_exec_expect_end(c);
-    if (st == PV_OK && exec) st = pv_frames_settle(I, st); /* it may read written frames */
-    if (st == PV_OK && exec && I->ctx->rank == 0) {
-        fflush(stdout);
-        fflush(stderr);
-        int rc = system(cmd);
-        (void)rc; /* gnuplot goes on whatever the command's status */
-    }
+    if (st == PV_OK && exec) st = pv_exec_shell_gate(I, c->tl->src, off, "system \"command\"");
+    if (st == PV_OK && exec) st = run_shell(I, cmd);
     free(cmd);
+    return st;
+}
+
+/* `!command`: the lexer gives the rest of the line (continuations joined) as one string
+ * token after the `!` at the start of a line, as gnuplot passes it to the shell. */
+pv_status pv_cmd_shell(pv_interp *I, pv_cursor *c, bool exec)
+{
+    size_t off = pv_cur_offset(c);
+    pv_cur_next(c); /* ! */
+    const pv_token *t = pv_cur_peek(c);
+    if (t->kind != PV_TK_STRING) return pv_cur_error(c, PV_ESYNTAX, "invalid command");
+    pv_cur_next(c);
+    pv_status st = pv_exec_expect_end(c);
+    if (st == PV_OK && exec) st = pv_exec_shell_gate(I, c->tl->src, off, "!command");
+    if (st == PV_OK && exec) st = run_shell(I, t->sval);
     return st;
 }

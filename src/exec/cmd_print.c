@@ -4,7 +4,9 @@
  *
  * Rank 0 writes files and streams; a datablock target is updated on every rank so later
  * commands see the same data everywhere. Opening a file can fail on rank 0 only, so it
- * ends with pv_status_agree.
+ * ends with pv_status_agree. `set print "| command"` pipes the lines into a shell command
+ * that rank 0 runs (popen, as gnuplot); it ends when the print output changes or the run
+ * ends.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "exec_int.h"
@@ -58,7 +60,8 @@ pv_status pv_out_line(pv_interp *I, pv_out *o, const char *line)
 void pv_out_close(pv_interp *I, pv_out *o)
 {
     (void)I;
-    if (o->fp) fclose(o->fp);
+    if (o->fp && o->pipe) pclose(o->fp); /* gnuplot does not look at its status either */
+    else if (o->fp) fclose(o->fp);
     free(o->name);
     memset(o, 0, sizeof *o);
 }
@@ -70,7 +73,21 @@ pv_status pv_out_open(pv_interp *I, pv_out *o, pv_out_kind kind, const char *nam
     o->kind = kind;
     if (name) o->name = strdup(name);
     pv_status st = PV_OK;
-    if (kind == PV_OUT_FILE) {
+    if (kind == PV_OUT_FILE && name && name[0] == '|' && o == &I->print_out) {
+        st = pv_exec_shell_gate(I, c->tl->src, off, "set print \"| command\"");
+        if (st == PV_OK && I->ctx->rank == 0) {
+            fflush(stdout);
+            fflush(stderr);
+            errno = 0;
+            o->fp = popen(name + 1, "w");
+            o->pipe = o->fp != NULL;
+            if (!o->fp)
+                st = pv_source_error(I->ctx, PV_EIO, c->tl->src, off, "cannot run '%s': %s",
+                                     name + 1, strerror(errno ? errno : EAGAIN));
+        }
+        st = pv_status_agree(I->ctx, st);
+        if (st != PV_OK) pv_out_close(I, o);
+    } else if (kind == PV_OUT_FILE) {
         if (I->ctx->rank == 0) {
             o->fp = fopen(name, append ? "a" : "w");
             if (!o->fp)
@@ -127,7 +144,7 @@ pv_status pv_cmd_print(pv_interp *I, pv_cursor *c, bool exec)
 /* printerr: like print, always to stderr */
 pv_status pv_cmd_printerr(pv_interp *I, pv_cursor *c, bool exec)
 {
-    pv_out err = {PV_OUT_STDERR, NULL, NULL};
+    pv_out err = {PV_OUT_STDERR, NULL, NULL, false};
     return print_to(I, c, exec, &err);
 }
 

@@ -322,9 +322,8 @@ pv_status pv_cmd_stats(pv_interp *I, pv_cursor *c, bool exec)
         return st;
     }
     const char *p = prefix && *prefix ? prefix : "STATS";
-    char *data = NULL;
-    size_t len = 0;
-    if (ds.kind == PV_DS_FILE) st = pv_exec_read_source(I, c, &ds, &data, &len);
+    pv_exec_input in;
+    st = pv_exec_input_open(I, c, &ds, &in);
     pv_sampling samp;
     pv_data_opts opts;
     char sep[2];
@@ -334,9 +333,9 @@ pv_status pv_cmd_stats(pv_interp *I, pv_cursor *c, bool exec)
      * at the first row) */
     S.ncol = ds.nusing == 0 ? 0 : ds.nusing;
     if (st == PV_OK)
-        st = pv_data_iterate_ex(I->env, &ds, &opts, data, len, &samp,
-                                ds.matrix != PV_MATRIX_NONE ? 1 : 2, /* matrix: the values */
-                                false, on_event, &S);
+        st = pv_exec_data_pass(I, &in, &ds, &opts, &samp,
+                               ds.matrix != PV_MATRIX_NONE ? 1 : 2, /* matrix: the values */
+                               false, on_event, &S);
     if (S.ncol == 0) S.ncol = 1;
     if (st == PV_OK) { /* a new stats replaces all of the prefix's variables, even when it
                         * finds no data */
@@ -412,7 +411,7 @@ pv_status pv_cmd_stats(pv_interp *I, pv_cursor *c, bool exec)
     if (st == PV_OK && output)
         st = report(I, &S, s, records, slope, icept, slope_err, icept_err, corr, sumxy);
     for (int k = 0; k < 2; k++) pv_free(I->ctx, S.col[k].v, S.col[k].cap * sizeof *S.col[k].v);
-    free(data);
+    pv_exec_input_close(&in);
     pv_data_spec_fini(&ds);
     free(prefix);
     return st;

@@ -36,14 +36,15 @@ typedef struct pv_out {
     pv_out_kind kind;
     FILE *fp;       /* PV_OUT_FILE: the open file on rank 0 (NULL elsewhere) */
     char *name;     /* file path or "$name" */
+    bool pipe;      /* PV_OUT_FILE from `set print "| command"`: fp is popen()'s */
 } pv_out;
 
-struct pv_interp {
 /* Maximum nesting of load/call/eval/macro sources. */
 #define PV_MAX_SOURCE_DEPTH 64
 /* Maximum nesting of { } blocks: each level takes a few C frames, and the stack is finite */
 #define PV_MAX_BLOCK_DEPTH 2000
 
+struct pv_interp {
     pv_ctx *ctx;
     pv_env *env;
     pv_settings *set;
@@ -53,10 +54,10 @@ struct pv_interp {
     pv_flow flow;            /* pending break/continue */
     int loop_depth;          /* nested loops being run */
     int depth;               /* nested sources (load/call/eval/macro) */
-    double last_cb[2];       /* the colour range of the last frame (palette(z)) */
     const pv_toklist *brace_tl[PV_MAX_SOURCE_DEPTH]; /* the token list of each source ... */
     size_t *brace_pair[PV_MAX_SOURCE_DEPTH];       /* ... and its brace pairs (interp.c) */
     int block_depth;         /* nested { } blocks being run or checked */
+    double last_cb[2];       /* the colour range of the last frame (palette(z)) */
     bool have_last_cb;
     long check_errors;       /* --check: syntax errors reported so far */
     int run_depth;           /* nested pv_interp_run_* calls (the notice is top level) */
@@ -105,6 +106,7 @@ pv_status pv_cmd_update(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_test(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_interactive(pv_interp *I, pv_cursor *c, bool exec);
 pv_status pv_cmd_system(pv_interp *I, pv_cursor *c, bool exec);
+pv_status pv_cmd_shell(pv_interp *I, pv_cursor *c, bool exec); /* !command */
 /* cmd_stats.c */
 pv_status pv_cmd_stats(pv_interp *I, pv_cursor *c, bool exec);
 
@@ -116,8 +118,15 @@ pv_status pv_exec_backquotes(pv_interp *I, pv_source **srcp);
 /* ---- hostfn.c: palette(), system(), time() -------------------------------------------- */
 void pv_hostfn_register(pv_interp *I);
 /* Collective: rank 0 runs `cmd` through the shell; every rank gets its standard output
- * without the final newline (malloc'd, NUL-terminated). */
-pv_status pv_exec_shell_output(pv_interp *I, const char *cmd, char **out, size_t *outlen);
+ * without the final newline (malloc'd, NUL-terminated) and, in *code (may be NULL), the
+ * command's exit status as gnuplot reports it (pv_exec_shell_status). */
+pv_status pv_exec_shell_output(pv_interp *I, const char *cmd, char **out, size_t *outlen,
+                               int *code);
+/* Collective: rank 0's wait status `wstatus` of a shell command (from system() or
+ * pclose(), -1 when it could not run) as gnuplot reports it: the exit code, or errno when
+ * the command could not run. Sets GPVAL_SYSTEM_ERRNO and GPVAL_SYSTEM_ERRMSG on every
+ * rank and returns the code. */
+int pv_exec_shell_status(pv_interp *I, int wstatus, int err);
 
 /* ---- gpval.c: the GPVAL_* variables -------------------------------------------------- */
 
@@ -173,10 +182,39 @@ bool pv_exec_op_at(const pv_cursor *c, size_t ahead, const char *op);
 /* Locate the recorded, not yet located error (a lower layer's: no source position) at
  * byte `off` of the statement's source (core's pv_err_locate). Returns ctx->err_code. */
 pv_status pv_exec_locate(pv_interp *I, const pv_cursor *c, size_t off);
-/* Read a file (collective) for a command; a failure is reported at byte `off` of the
- * command's source (the file name) instead of unlocated. */
+/* datain.c: read a whole file (collective) for a command (load, call, fit's via file); a
+ * name starting with '<' is a shell command whose output is read. A failure is reported
+ * at byte `off` of the command's source (the file name) instead of unlocated. */
 pv_status pv_exec_read_file(pv_interp *I, pv_cursor *c, size_t off, const char *path,
                             char **data, size_t *len);
+/* datain.c: PV_OK, or with --no-shell the located error (PV_ESCRIPT) that `what` (e.g.
+ * "system()") runs a shell command; src NULL: not located. Same answer on every rank. */
+pv_status pv_exec_shell_gate(pv_interp *I, const pv_source *src, size_t off, const char *what);
+
+/* The data of a source being read (datain.c): a data file or "< command" read by rank 0
+ * a piece at a time and broadcast (never held whole), or the text of inline data. */
+typedef struct pv_exec_input {
+    char *text;                  /* inline data '-': its block (malloc'd), else NULL */
+    size_t len;
+    struct pv_instream *stream;  /* a data file or "< command" (pvox/instream.h) */
+    bool missing;                /* after a failed open: the file could not be opened at
+                                    all (plot skips it with a warning, as gnuplot) */
+} pv_exec_input;
+/* Open the input of a data source (kinds other than PV_DS_FILE need none: in is zeroed).
+ * Collective; a failure is located at the source's name. Close it on every path. */
+pv_status pv_exec_input_open(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
+                             pv_exec_input *in);
+void pv_exec_input_close(pv_exec_input *in);
+/* pv_data_iterate_ex over the input (in NULL or empty: the source's own rows); may be
+ * called again for another pass over the same rows. Collective: a rank whose callback
+ * stops the pass early (an error, or PV_EEXIT) leaves the others no broadcast to wait
+ * for; a read error on rank 0 is agreed and located at the source's name. */
+pv_status pv_exec_data_pass(pv_interp *I, pv_exec_input *in, const pv_data_spec *ds,
+                          const pv_data_opts *opts, const pv_sampling *samp, int ndefault,
+                          bool batch, pv_data_event_fn fn, void *ud);
+/* The same for a callback of points only (pv_data_iterate's). */
+pv_status pv_exec_data_rows(pv_interp *I, pv_exec_input *in, const pv_data_spec *ds,
+                               const pv_sampling *samp, int ndefault, pv_row_fn fn, void *ud);
 /* The text of a data source of kind PV_DS_FILE: the file (pv_exec_read_file), or for '-'
  * a copy of its next inline data block (one per use: `plot for [i=1:2] '-'` reads two). */
 pv_status pv_exec_read_source(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,

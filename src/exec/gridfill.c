@@ -145,15 +145,10 @@ static pv_status fill_read_sources(pv_interp *I, pv_cursor *c, pv_data_spec *ds,
                                    bool grid_units, fill_rows *R)
 {
     pv_ctx *ctx = I->ctx;
-    char *text = NULL;
-    size_t len = 0;
-    if (ds->kind == PV_DS_FILE) {
-        /* a file that cannot be read: located at its name */
-        pv_status st = ds->inline_data ? pv_exec_read_source(I, c, ds, &text, &len)
-                                       : pv_exec_read_file(I, c, ds->name_off, ds->name, &text, &len);
-        if (st != PV_OK)
-            return st;
-    }
+    pv_exec_input in; /* a file that cannot be read: located at its name */
+    pv_status st = pv_exec_input_open(I, c, ds, &in);
+    if (st != PV_OK)
+        return st;
     if (!ctx->opt.quiet)
         pv_msg(ctx, "%s from %s :\n", grid_units ? "vgfill" : "vfill",
                ds->kind == PV_DS_PLUS ? "+" : ds->kind == PV_DS_PLUSPLUS ? "++" : ds->name);
@@ -162,8 +157,8 @@ static pv_status fill_read_sources(pv_interp *I, pv_cursor *c, pv_data_spec *ds,
     coords.nusing = 4;
     pv_sampling samp;
     pv_exec_sampling(I, ds, &samp);
-    pv_status st = pv_data_iterate(I->env, &coords, text, len, &samp, 4, collect_row, R);
-    free(text);
+    st = pv_exec_data_rows(I, &in, &coords, &samp, 4, collect_row, R);
+    pv_exec_input_close(&in);
     if (st == PV_ENOMEM)
         st = pv_err(ctx, PV_ENOMEM, "out of memory reading vfill sources");
     return st;

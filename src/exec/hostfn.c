@@ -15,11 +15,13 @@
 
 #include "pvox/scene.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 
 /* The colour range palette(z) maps through, as gnuplot: the last frame's (a `set cbrange`
  * counts from the next plot on), else the untouched axis [-10:10]. */
@@ -58,18 +60,40 @@ static pv_status in_fill_error(pv_interp *I, const char *name)
                   "is taken on rank 0; compute it before the vfill)", name);
 }
 
-pv_status pv_exec_shell_output(pv_interp *I, const char *cmd, char **out, size_t *outlen)
+int pv_exec_shell_status(pv_interp *I, int wstatus, int err)
+{
+    int code = 0;
+    if (I->ctx->rank == 0) {
+        if (wstatus == -1) code = err; /* could not run: errno, as gnuplot */
+        else if (WIFEXITED(wstatus)) code = WEXITSTATUS(wstatus);
+        else code = 0; /* killed by a signal: gnuplot's WEXITSTATUS reads 0 */
+    }
+    if (MPI_Bcast(&code, 1, MPI_INT, 0, I->ctx->comm) != MPI_SUCCESS) code = 0;
+    pv_value v = pv_int(code);
+    pv_env_set(I->env, "GPVAL_SYSTEM_ERRNO", &v);
+    v = pv_str(code == 127 ? "command not found or shell failed" : strerror(code));
+    pv_env_set(I->env, "GPVAL_SYSTEM_ERRMSG", &v);
+    pv_value_free(&v);
+    return code;
+}
+
+pv_status pv_exec_shell_output(pv_interp *I, const char *cmd, char **out, size_t *outlen,
+                               int *code)
 {
     char *text = NULL;
     size_t len = 0, cap = 0;
+    int wstatus = 0, err = 0;
     /* the command may look at frames written so far (frames.h) */
     pv_status st = pv_frames_settle(I, PV_OK);
     if (st != PV_OK) return st;
     if (I->ctx->rank == 0) {
         fflush(stdout);
+        fflush(stderr);
+        errno = 0;
         FILE *p = popen(cmd, "r");
         if (!p) {
-            st = pv_err(I->ctx, PV_EIO, "cannot run '%s'", cmd);
+            st = pv_err(I->ctx, PV_EIO, "cannot run '%s': %s", cmd,
+                        strerror(errno ? errno : EAGAIN));
         } else {
             char buf[4096];
             size_t got;
@@ -86,13 +110,19 @@ pv_status pv_exec_shell_output(pv_interp *I, const char *cmd, char **out, size_t
                 memcpy(text + len, buf, got);
                 len += got;
             }
-            pclose(p);
+            errno = 0;
+            wstatus = pclose(p);
+            err = errno;
             if (len > 0 && text[len - 1] == '\n') len--;
             if (text) text[len] = '\0';
         }
     }
     st = pv_status_agree(I->ctx, st);
     if (st == PV_OK) st = pv_bcast_bytes(I->ctx, &text, &len);
+    if (st == PV_OK) {
+        int c = pv_exec_shell_status(I, wstatus, err);
+        if (code) *code = c;
+    }
     if (st != PV_OK) {
         free(text);
         return st;
@@ -104,7 +134,8 @@ pv_status pv_exec_shell_output(pv_interp *I, const char *cmd, char **out, size_t
 }
 
 /* system("cmd"): rank 0 runs the command through the shell; its standard output, without
- * the final newline (as gnuplot), is every rank's value. */
+ * the final newline (as gnuplot), is every rank's value; GPVAL_ERRNO (as gnuplot's
+ * system() sets it) and GPVAL_SYSTEM_ERRNO get its exit status. */
 static pv_status fn_system(pv_env *env, void *ud, const pv_value *args, int nargs,
                            pv_value *out)
 {
@@ -113,10 +144,17 @@ static pv_status fn_system(pv_env *env, void *ud, const pv_value *args, int narg
     if (pv_gridset_filling(I)) return in_fill_error(I, "system");
     if (args[0].type != PV_V_STR)
         return pv_err(I->ctx, PV_ESCRIPT, "non-string argument to system()");
+    pv_status st = pv_exec_shell_gate(I, NULL, 0, "system()");
+    if (st != PV_OK) return st;
     char *text = NULL;
     size_t len = 0;
-    pv_status st = pv_exec_shell_output(I, args[0].s, &text, &len);
-    if (st == PV_OK) *out = pv_str(text);
+    int code = 0;
+    st = pv_exec_shell_output(I, args[0].s, &text, &len, &code);
+    if (st == PV_OK) {
+        pv_value e = pv_int(code);
+        pv_env_set(I->env, "GPVAL_ERRNO", &e);
+        *out = pv_str(text);
+    }
     free(text);
     return st;
 }

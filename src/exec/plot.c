@@ -720,7 +720,9 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     pv_status st = PV_OK;
     element_input in;
     if ((st = pv_plot_open_input(I, c, ps, ds, &in)) != PV_OK) {
-        if (st == PV_ENOMEM) return st;
+        /* gnuplot skips only a file it cannot open; --no-shell, a directory or a read
+         * error stop the plot */
+        if (st == PV_ENOMEM || !in.src.missing) return st;
         /* gnuplot warns and plots the other elements (no data at all is an error) */
         pv_err_clear(I->ctx);
         pv_source_warn(I->ctx, c->tl->src, ds->name_off, "Cannot find or open file \"%s\"",
@@ -746,13 +748,12 @@ static pv_status collect_element(pv_interp *I, pv_cursor *c, plot_state *ps, boo
     in.opts.plane_z = re->kind == PV_SCENE_IMAGE;
     if (rs->style == PV_STYLE_LABELS) {
         in.opts.text_entry = p2 ? 3 : 4;
-        st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault,
-                             collect_event, &cc);
+        st = pv_plot_iterate(I, ds, &in.opts, &in.src, &in.samp, ndefault, collect_event, &cc);
     }
     else
-        st = pv_plot_iterate_values(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault,
+        st = pv_plot_iterate_values(I, ds, &in.opts, &in.src, &in.samp, ndefault,
                                     collect_event, &cc);
-    free(in.data);
+    pv_exec_input_close(&in.src);
     if (st == PV_ENOMEM) st = pv_err(I->ctx, PV_ENOMEM, "out of memory reading plot data");
     if (st == PV_OK) st = pv_scene_end_scan(I->ctx, re); /* close the last scan line */
     /* an image's line length: the array's points per line, a matrix's row */
@@ -922,10 +923,9 @@ static pv_status element_has_data(pv_interp *I, pv_cursor *c, plot_state *ps,
     /* the probe must not advance rand(): the element's real pass reads the same rows */
     int32_t seed[2];
     pv_env_get_seed(I->env, seed);
-    pv_status st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, 3,
-                                   count_event, any);
+    pv_status st = pv_plot_iterate(I, ds, &in.opts, &in.src, &in.samp, 3, count_event, any);
     pv_env_set_seed(I->env, seed);
-    free(in.data);
+    pv_exec_input_close(&in.src);
     return st == PV_EEXIT ? PV_OK : st;
 }
 

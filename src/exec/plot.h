@@ -52,19 +52,19 @@ typedef struct plot_state {
 /* What reading one element needs: the file's bytes (rank 0 reads, every rank receives),
  * the '+'/'++' sampling and the `set datafile` options. */
 typedef struct element_input {
-    char *data;
-    size_t len;
+    pv_exec_input src;   /* the data file, "< command" or inline data (datain.c) */
     pv_sampling samp;
     pv_data_opts opts;
     char sep[2];         /* opts.separator points here: do not copy the struct */
 } element_input;
 
-/* plot_data.c: open an element's input (free in->data when done) and iterate over its
+/* plot_data.c: open an element's input (pv_exec_input_close(&in->src) when done, also
+ * after a failure) and iterate over its
  * points with the voxel() reads of the using specs batched (DEC-1). */
 pv_status pv_plot_open_input(pv_interp *I, pv_cursor *c, const plot_state *ps,
                              const pv_data_spec *ds, element_input *in);
 pv_status pv_plot_iterate(pv_interp *I, const pv_data_spec *ds, const pv_data_opts *opts,
-                          const char *data, size_t len, const pv_sampling *samp, int ndefault,
+                          pv_exec_input *src, const pv_sampling *samp, int ndefault,
                           pv_data_event_fn fn, void *ud);
 /* Are the element's using expressions pure (pv_code_is_pure, allowing voxel() and
  * palette())? *any_expr: it has one; *calls_ext: one calls voxel() or palette(). */
@@ -74,7 +74,7 @@ bool pv_plot_specs_pure(pv_interp *I, const pv_data_spec *ds, bool *any_expr, bo
  * several ranks and pure using expressions, each rank evaluates a share of the rows and
  * the values are shared, so every rank still sees every point, in order. Collective. */
 pv_status pv_plot_iterate_values(pv_interp *I, const pv_data_spec *ds,
-                                 const pv_data_opts *opts, const char *data, size_t len,
+                                 const pv_data_opts *opts, pv_exec_input *src,
                                  const pv_sampling *samp, int ndefault, pv_data_event_fn fn,
                                  void *ud);
 

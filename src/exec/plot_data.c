@@ -1,6 +1,6 @@
 /*
  * exec/plot_data.c: reading one plot element's data for the plot command (plot.c) and
- * its table output (plot_table.c): the file's bytes, '+'/'++' sampling from the settings
+ * its table output (plot_table.c): the file's pieces (datain.c), '+'/'++' sampling from the settings
  * and the leading plot ranges, `set datafile` options, and the pass over the points with
  * voxel() reads batched.
  */
@@ -42,10 +42,8 @@ pv_status pv_plot_open_input(pv_interp *I, pv_cursor *c, const plot_state *ps,
                              const pv_data_spec *ds, element_input *in)
 {
     memset(in, 0, sizeof *in);
-    if (ds->kind == PV_DS_FILE) {
-        pv_status st = pv_exec_read_source(I, c, ds, &in->data, &in->len);
-        if (st != PV_OK) return st;
-    }
+    pv_status st = pv_exec_input_open(I, c, ds, &in->src);
+    if (st != PV_OK) return st;
     fill_sampling(I, ps, ds, &in->samp);
     data_opts(I, &in->opts, in->sep);
     return PV_OK;
@@ -77,7 +75,7 @@ bool pv_plot_specs_pure(pv_interp *I, const pv_data_spec *ds, bool *any_expr, bo
  * assigns a variable or calls rand() must see each row once, so its voxel() calls read
  * one by one (still collective: every rank evaluates every row). */
 pv_status pv_plot_iterate(pv_interp *I, const pv_data_spec *ds, const pv_data_opts *opts,
-                          const char *data, size_t len, const pv_sampling *samp, int ndefault,
+                          pv_exec_input *src, const pv_sampling *samp, int ndefault,
                           pv_data_event_fn fn, void *ud)
 {
     bool batched = false, any_expr, calls_ext;
@@ -85,14 +83,14 @@ pv_status pv_plot_iterate(pv_interp *I, const pv_data_spec *ds, const pv_data_op
     if (pv_gridset_count(I) > 0 && pv_plot_specs_pure(I, ds, &any_expr, &calls_ext) &&
         calls_ext) {
         pv_gridset_batch_begin(I);
-        pv_status pst = pv_data_iterate_ex(I->env, ds, opts, data, len, samp, ndefault, false,
-                                           ignore_event, NULL);
+        pv_status pst = pv_exec_data_pass(I, src, ds, opts, samp, ndefault, false,
+                                          ignore_event, NULL);
         if (pst == PV_OK) st = pv_gridset_batch_fetch(I, &batched);
         else pv_err_clear(I->ctx); /* the real pass reports it */
         if (!batched) pv_gridset_batch_end(I);
     }
     if (st == PV_OK)
-        st = pv_data_iterate_ex(I->env, ds, opts, data, len, samp, ndefault, false, fn, ud);
+        st = pv_exec_data_pass(I, src, ds, opts, samp, ndefault, false, fn, ud);
     if (batched) pv_gridset_batch_end(I);
     return st;
 }

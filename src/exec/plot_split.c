@@ -130,7 +130,7 @@ static pv_status share_values(pv_ctx *ctx, split_rec *rec)
 
 /* One split attempt. *done false: every rank evaluates every row instead (agreed). */
 static pv_status try_split(pv_interp *I, const pv_data_spec *ds, const pv_data_opts *opts,
-                           const char *data, size_t len, const pv_sampling *samp, int ndefault,
+                           pv_exec_input *src, const pv_sampling *samp, int ndefault,
                            bool calls_ext, pv_data_event_fn fn, void *ud, bool *done)
 {
     pv_ctx *ctx = I->ctx;
@@ -143,8 +143,7 @@ static pv_status try_split(pv_interp *I, const pv_data_spec *ds, const pv_data_o
     *done = false;
     if (calls_ext) { /* record this rank's voxel() points, then one exchange for all */
         pv_gridset_batch_begin_split(I);
-        st = pv_data_iterate_ex(I->env, ds, &so, data, len, samp, ndefault, false,
-                                ignore_event, NULL);
+        st = pv_exec_data_pass(I, src, ds, &so, samp, ndefault, false, ignore_event, NULL);
         int bad = st != PV_OK, any_bad = 0;
         MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, ctx->comm);
         st = PV_OK;
@@ -152,8 +151,7 @@ static pv_status try_split(pv_interp *I, const pv_data_spec *ds, const pv_data_o
         else st = pv_gridset_batch_fetch_split(I, &fetched);
     }
     if (st == PV_OK && fetched)
-        st = pv_data_iterate_ex(I->env, ds, &so, data, len, samp, ndefault, false,
-                                record_event, &rec);
+        st = pv_exec_data_pass(I, src, ds, &so, samp, ndefault, false, record_event, &rec);
     /* agree: everyone succeeded, alone, with the same points */
     long long mine[3] = {0, 0, 0}, agreed[3];
     bool failed = !fetched || st != PV_OK || rec.ragged ||
@@ -192,15 +190,14 @@ static pv_status try_split(pv_interp *I, const pv_data_spec *ds, const pv_data_o
 }
 
 pv_status pv_plot_iterate_values(pv_interp *I, const pv_data_spec *ds,
-                                 const pv_data_opts *opts, const char *data, size_t len,
+                                 const pv_data_opts *opts, pv_exec_input *src,
                                  const pv_sampling *samp, int ndefault, pv_data_event_fn fn,
                                  void *ud)
 {
     bool calls_ext = false, done = false;
     if (splittable(I, ds, &calls_ext)) {
-        pv_status st = try_split(I, ds, opts, data, len, samp, ndefault, calls_ext, fn, ud,
-                                 &done);
+        pv_status st = try_split(I, ds, opts, src, samp, ndefault, calls_ext, fn, ud, &done);
         if (done || st != PV_OK) return st;
     }
-    return pv_plot_iterate(I, ds, opts, data, len, samp, ndefault, fn, ud);
+    return pv_plot_iterate(I, ds, opts, src, samp, ndefault, fn, ud);
 }

@@ -66,7 +66,7 @@ static pv_status first_row_cols(void *ud, pv_data_event ev, const pv_data_point 
 pv_status pv_plot_write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
                               const pv_data_spec *ds)
 {
-    table_ctx T = {I, I->table_on ? &I->table_out : NULL, {PV_OUT_STDOUT, NULL, NULL}, NULL, 0};
+    table_ctx T = {I, I->table_on ? &I->table_out : NULL, {PV_OUT_STDOUT, NULL, NULL, false}, NULL, 0};
     if (!T.out) T.out = &T.stdout_out;
     pv_status st = PV_OK;
     if (ds->kind == PV_DS_DATABLOCK && T.out->kind == PV_OUT_DATABLOCK && T.out->name &&
@@ -80,16 +80,15 @@ pv_status pv_plot_write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
     if (ds->nusing == 0 && (ds->kind == PV_DS_FILE || ds->kind == PV_DS_DATABLOCK)) {
         /* gnuplot tabulates every column of the first row (rows with fewer are dropped) */
         int ncols = 0;
-        st = pv_data_iterate_ex(I->env, ds, &in.opts, in.data, in.len, &in.samp, 1, false,
-                                first_row_cols,
-                                &ncols);
+        st = pv_exec_data_pass(I, &in.src, ds, &in.opts, &in.samp, 1, false, first_row_cols,
+                               &ncols);
         if (st == PV_EEXIT) st = PV_OK;
         if (ncols > PV_USING_MAX) ncols = PV_USING_MAX;
         if (ncols > 0) ndefault = ncols;
     }
     if (st == PV_OK)
-        st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, ndefault, table_event, &T);
-    free(in.data);
+        st = pv_plot_iterate(I, ds, &in.opts, &in.src, &in.samp, ndefault, table_event, &T);
+    pv_exec_input_close(&in.src);
     pv_free(I->ctx, T.line, T.cap);
     return st;
 }
@@ -206,9 +205,9 @@ pv_status pv_plot_tabulate_curve(pv_interp *I, pv_cursor *c, plot_state *ps,
     element_input in;
     if ((st = pv_plot_open_input(I, c, ps, ds, &in)) != PV_OK)
         return st;
-    st = pv_plot_iterate(I, ds, &in.opts, in.data, in.len, &in.samp, ps->is_splot ? 3 : 2,
+    st = pv_plot_iterate(I, ds, &in.opts, &in.src, &in.samp, ps->is_splot ? 3 : 2,
                          curve_event, ps);
-    free(in.data);
+    pv_exec_input_close(&in.src);
     tcurve *t = &ps->curves[ps->ncurves - 1];
     if (ps->is_splot) return st;
     while (t->n > 0 && t->lines[t->n - 1][0] == '\0') free(t->lines[--t->n]);
@@ -274,7 +273,7 @@ static pv_status write_surfaces(pv_interp *I, plot_state *ps, pv_out *out)
 /* Write the collected curves (gnuplot writes them after the whole command). */
 pv_status pv_plot_write_curves(pv_interp *I, plot_state *ps)
 {
-    pv_out so = {PV_OUT_STDOUT, NULL, NULL};
+    pv_out so = {PV_OUT_STDOUT, NULL, NULL, false};
     pv_out *out = I->table_out.kind == PV_OUT_STDERR ? &so : &I->table_out;
     if (ps->is_splot) return write_surfaces(I, ps, out);
     pv_status st = PV_OK;

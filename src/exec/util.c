@@ -79,14 +79,6 @@ bool pv_exec_op_at(const pv_cursor *c, size_t ahead, const char *op)
     return t->kind == PV_TK_OP && strcmp(t->op, op) == 0;
 }
 
-pv_status pv_exec_read_file(pv_interp *I, pv_cursor *c, size_t off, const char *path,
-                            char **data, size_t *len)
-{
-    pv_status st = pv_read_file_bcast(I->ctx, path, data, len);
-    if (st == PV_OK || I->ctx->err_located || !I->ctx->err_msg) return st;
-    return pv_exec_locate(I, c, off); /* the message is the same on every rank: agreed */
-}
-
 /* The block for this use of a '-' token: the first one, or the next after the last one
  * read when that was one of the token's own (the iterations of a `plot for` in turn). */
 static const pv_token *inline_block(pv_interp *I, const pv_toklist *tl, const pv_token *t)
@@ -414,6 +406,7 @@ pv_code *pv_exec_compile_text(pv_interp *I, const char *text)
     I->texts = nt;
     pv_source *src = pv_source_create(I->ctx, "(internal)", text, strlen(text), 1);
     if (!src) return NULL;
+    src->expr_only = true;
     I->texts[I->ntexts++] = src;
     pv_toklist tl = {0};
     pv_code *code = NULL;

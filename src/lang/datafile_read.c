@@ -17,6 +17,8 @@
  * '+' samples t_i = a + i*step (no snapping of the last sample); '++' samples
  * u_i = a + i*du (last forced to b) and v_j = d - j*dv (descending, last forced to c),
  * one scan line per v, as df_generate_pseudodata does.
+ * A data file comes a piece at a time (pv_data_reader: from rank 0's pieces, pvox/instream.h),
+ * so only a piece and a line cut by its end are held; a line may span pieces.
  * Matrix and binary data are first read whole into records (datafile_matrix.c) and then
  * walked point by point (walk_records): a block end after each scan line but none between
  * records, `index` selecting records, `every` counting lines and points per record.
@@ -89,6 +91,8 @@ typedef struct iter {
     pv_value saved[2];                /* their previous values, restored at the end */
     bool had_saved[2];
     rowbuf rb;
+    char *carry;                      /* a line cut by the end of a piece (read_pieces) */
+    size_t carry_cap;
     double vals[PV_USING_MAX];
     char *strs[PV_USING_MAX];
     batch b;
@@ -646,17 +650,44 @@ static pv_status one_line(iter *it, const char *s, size_t n, int64_t *skip)
     return on_data(it, &row, it->rb.st);
 }
 
-static pv_status read_text(iter *it, const char *text, size_t len)
+/* A data file's lines, a piece at a time: a line cut by the end of a piece is carried
+ * into the next (it->carry); a last line without a newline still counts. */
+static pv_status read_pieces(iter *it, const pv_data_reader *rd)
 {
     int64_t skip = it->ds->skip;
-    size_t pos = 0;
+    size_t cn = 0;
     pv_status st = PV_OK;
-    while (pos < len && st == PV_OK) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-        st = one_line(it, text + pos, n, &skip);
-        pos += n + 1;
-        if (it->ilo >= 0 && it->index > it->ihi) break;
+    bool past_index = false;
+    while (st == PV_OK && !past_index) {
+        const char *p = NULL;
+        size_t len = 0, pos = 0;
+        if ((st = rd->next(rd->ud, &p, &len)) != PV_OK) break;
+        if (len == 0) {
+            if (cn > 0) st = one_line(it, it->carry, cn, &skip);
+            break;
+        }
+        while (pos < len && st == PV_OK) {
+            const char *nl = memchr(p + pos, '\n', len - pos);
+            size_t n = nl ? (size_t)(nl - (p + pos)) : len - pos;
+            if (cn > 0 || !nl) { /* joins the carried start of the line, or is carried */
+                if (cn + n + 1 > it->carry_cap &&
+                    !PV_GROW(it->ctx, it->carry, it->carry_cap, cn + n + 1))
+                    return pv_err(it->ctx, PV_ENOMEM, "out of memory");
+                memcpy(it->carry + cn, p + pos, n);
+                cn += n;
+                pos += n + (nl != NULL);
+                if (!nl) break;
+                st = one_line(it, it->carry, cn, &skip);
+                cn = 0;
+            } else {
+                st = one_line(it, p + pos, n, &skip);
+                pos += n + 1;
+            }
+            if (it->ilo >= 0 && it->index > it->ihi) {
+                past_index = true; /* the data sets asked for are behind */
+                break;
+            }
+        }
     }
     return st;
 }
@@ -936,9 +967,64 @@ static void restore_names(iter *it)
     }
 }
 
-pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
-                             const char *text, size_t len, const pv_sampling *samp,
-                             int ndefault, bool use_batch, pv_data_event_fn fn, void *ud)
+/* The whole text of a reader (matrix and binary data are decoded whole). */
+static pv_status gather(iter *it, const pv_data_reader *rd, char **text, size_t *len,
+                        size_t *cap)
+{
+    *text = NULL;
+    *len = *cap = 0;
+    for (;;) {
+        const char *p = NULL;
+        size_t n = 0;
+        pv_status st = rd->next(rd->ud, &p, &n);
+        if (st != PV_OK) return st;
+        if (!PV_GROW(it->ctx, *text, *cap, *len + n + 1))
+            return pv_err(it->ctx, PV_ENOMEM, "out of memory");
+        memcpy(*text + *len, p, n);
+        *len += n;
+        (*text)[*len] = '\0';
+        if (n == 0) return PV_OK;
+    }
+}
+
+/* A whole text as a reader of one piece. */
+typedef struct whole {
+    const char *text;
+    size_t len;
+    bool given;
+} whole;
+
+static pv_status whole_next(void *ud, const char **data, size_t *n)
+{
+    whole *w = ud;
+    *data = w->text;
+    *n = w->given ? 0 : w->len;
+    w->given = true;
+    return PV_OK;
+}
+
+static pv_status read_file_source(iter *it, const char *text, size_t len,
+                                  const pv_data_reader *rd, bool walked, int ndefault)
+{
+    if (!text && !rd) return loc_err(it, PV_EIO, it->ds->name_off, "no data for the data file");
+    if (!walked) {
+        whole w = {text, len, false};
+        pv_data_reader one = {whole_next, &w};
+        return read_pieces(it, rd ? rd : &one);
+    }
+    if (!rd) return walk_records(it, text, len, ndefault);
+    char *all = NULL;
+    size_t n = 0, cap = 0;
+    pv_status st = gather(it, rd, &all, &n, &cap);
+    if (st == PV_OK) st = walk_records(it, all, n, ndefault);
+    pv_free(it->ctx, all, cap);
+    return st;
+}
+
+static pv_status iterate(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
+                         const char *text, size_t len, const pv_data_reader *rd,
+                         const pv_sampling *samp, int ndefault, bool use_batch,
+                         pv_data_event_fn fn, void *ud)
 {
     static const pv_data_opts defaults = {NULL, NULL, NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
     static const pv_sampling nosamp = {100, 100, 10, 10, -10.0, 10.0, -5.0, 5.0};
@@ -960,14 +1046,11 @@ pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_
     bool walked = ds->matrix != PV_MATRIX_NONE || ds->binary;
     it->split = !walked && it->opts->split_size > 1;
     if (st == PV_OK && use_batch && !walked && !it->split) batch_init(it);
-    if (st == PV_OK && walked) {
+    if (st == PV_OK && walked && ds->kind != PV_DS_FILE) {
         st = walk_records(it, text, len, ndefault);
     } else if (st == PV_OK) {
         switch (ds->kind) {
-        case PV_DS_FILE:
-            if (!text) st = loc_err(it, PV_EIO, ds->name_off, "no data for the data file");
-            else st = read_text(it, text, len);
-            break;
+        case PV_DS_FILE: st = read_file_source(it, text, len, rd, walked, ndefault); break;
         case PV_DS_DATABLOCK: st = read_block(it); break;
         case PV_DS_PLUS: st = read_plus(it, samp); break;
         case PV_DS_PLUSPLUS: st = read_plusplus(it, samp); break;
@@ -979,8 +1062,23 @@ pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_
         if (it->use[k].header && it->use[k].header != ds->using[k].header) free(it->use[k].header);
     batch_fini(&it->b);
     rowbuf_fini(&it->rb);
+    pv_free(ctx, it->carry, it->carry_cap);
     free(it);
     return st;
+}
+
+pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
+                             const char *text, size_t len, const pv_sampling *samp,
+                             int ndefault, bool use_batch, pv_data_event_fn fn, void *ud)
+{
+    return iterate(env, ds, opts, text, len, NULL, samp, ndefault, use_batch, fn, ud);
+}
+
+pv_status pv_data_iterate_rd(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
+                             const pv_data_reader *rd, const pv_sampling *samp, int ndefault,
+                             bool use_batch, pv_data_event_fn fn, void *ud)
+{
+    return iterate(env, ds, opts, NULL, 0, rd, samp, ndefault, use_batch, fn, ud);
 }
 
 /* The simple interface: points only, NaN for undefined values. */

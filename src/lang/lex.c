@@ -333,6 +333,51 @@ static pv_status maybe_inline(lexer *L, size_t hi)
 
 static const char *const ops2[] = {"**", "==", "!=", "<=", ">=", "<<", ">>", "&&", "||", NULL};
 
+/* `!command` at the start of a line: gnuplot hands the rest of the line to the shell as it
+ * is (a `#` or `;` in it is the shell's), continuation lines joined. Tokens: the operator
+ * `!`, then the command as one string. */
+static pv_status lex_shell(lexer *L)
+{
+    size_t s = L->pos, p = s + 1;
+    pv_token *bang = push(L, PV_TK_OP, s, p);
+    if (!bang) return PV_ENOMEM;
+    bang->op[0] = '!';
+    size_t n = 0, cap = 64;
+    char *cmd = malloc(cap);
+    if (!cmd) return pv_err(L->ctx, PV_ENOMEM, "out of memory");
+    while (p < L->len && L->t[p] != '\n') {
+        if (L->t[p] == '\\' && p + 1 < L->len && L->t[p + 1] == '\n') {
+            p += 2; /* a continued line */
+            continue;
+        }
+        if (L->t[p] == '\\' && p + 2 < L->len && L->t[p + 1] == '\r' && L->t[p + 2] == '\n') {
+            p += 3;
+            continue;
+        }
+        if (n + 2 > cap) {
+            char *nc = realloc(cmd, cap * 2);
+            if (!nc) {
+                free(cmd);
+                return pv_err(L->ctx, PV_ENOMEM, "out of memory");
+            }
+            cmd = nc, cap *= 2;
+        }
+        cmd[n++] = L->t[p++];
+    }
+    while (n > 0 && cmd[n - 1] == '\r') n--;
+    cmd[n] = '\0';
+    pv_token *k = push(L, PV_TK_STRING, s + 1, p);
+    if (!k) {
+        free(cmd);
+        return PV_ENOMEM;
+    }
+    k->sval = cmd;
+    k->slen = n;
+    k->op[0] = '"';
+    L->pos = p;
+    return PV_OK;
+}
+
 static pv_status lex_one(lexer *L)
 {
     const char *t = L->t;
@@ -347,6 +392,7 @@ static pv_status lex_one(lexer *L)
         L->stmt_start = L->line_start = L->ntok;
         return st;
     }
+    if (c == '!' && L->line_start == L->ntok && !L->src->expr_only) return lex_shell(L);
     if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)t[s + 1])))
         return lex_number(L);
     if (c == '"' || c == '\'') return lex_string(L);

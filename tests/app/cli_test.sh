@@ -317,6 +317,34 @@ PY
     expect_rc 1
     expect_err_has "compression level must be between 0 and 9"
     ;;
+no_shell_mpi)
+    # --no-shell refuses every shell feature with a located error, exit 1 on 3 ranks, and
+    # the command never runs (it would create ran.txt); without it they run (README
+    # "Running")
+    i=0
+    for stmt in 'x = system("touch ran.txt")' 'system "touch ran.txt"' '!touch ran.txt' \
+        'print `touch ran.txt`' 'stats "< touch ran.txt" nooutput' \
+        'plot "< touch ran.txt" using 1:2' 'load "< touch ran.txt"' \
+        'set print "| touch ran.txt"'; do
+        i=$((i + 1))
+        printf 'print "start"\n%s\n' "$stmt" >"ns$i.gp"
+        run "${mpi[@]}" "$PVOX" -q --no-shell "ns$i.gp"
+        expect_rc 1
+        expect_err_has "ns$i.gp:2:"
+        expect_err_has "shell commands are disabled by --no-shell"
+        [ "$(count_in "$err" "error:")" = 1 ] || fail "one error expected for: $stmt"
+        [ ! -e ran.txt ] || fail "the command ran despite --no-shell: $stmt"
+        rm -f ran.txt
+    done
+    printf '!touch ran.txt\nx = system("echo hi")\nprint x\n' >ok.gp
+    run "${mpi[@]}" "$PVOX" -q ok.gp
+    expect_rc 0
+    expect_err "hi"
+    [ -e ran.txt ] || fail "!touch did not run without --no-shell"
+    run "$PVOX" --help
+    expect_out_has "--no-shell"
+    ;;
+
 dashdash)
     printf 'print "dash"\n' >-odd.gp
     run "$PVOX" -- -odd.gp

@@ -46,6 +46,7 @@ static inline char *lt_print(pv_env *env, const char *text)
     pv_ctx *ctx = pv_env_ctx(env);
     pv_err_clear(ctx);
     pv_source *src = pv_source_create(ctx, "t", text, strlen(text), 1);
+    if (src) src->expr_only = true; /* "!0, ..." is an expression, not `!command` */
     pv_toklist tl;
     char *res = NULL;
     size_t cap = 4096, n = 0;
