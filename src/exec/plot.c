@@ -1066,6 +1066,10 @@ static pv_status element(pv_interp *I, pv_cursor *c, bool exec, void *ud)
             ps->line_num += 1 + (ps->is_splot && I->set->hidden3d && I->set->hidden3d_offset != 0);
     }
     if (untitled) notitle = true;
+    if (notitle) { /* the default title made above is not handed on: free it here */
+        free(title);
+        title = NULL;
+    }
     if (st == PV_OK && exec) {
         if (is_table && is_data) {
             st = pv_plot_write_table(I, c, ps, &ds);
