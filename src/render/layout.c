@@ -25,6 +25,7 @@
  */
 #include "layout_int.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,12 +142,20 @@ static vtx map(const pv_view3d *v, double x, double y, double z)
     return r;
 }
 
+/* (int)d where that is defined; otherwise INT_MIN, as x86 converts NaN and values beyond
+ * int. A plot area smaller than its margins (a tiny terminal) has a negative scaler, so
+ * xyscaler, the tic directions and the tic ends are NaN, as in gnuplot. */
+static int term_int(double d)
+{
+    return d > -2147483649.0 && d < 2147483648.0 ? (int)d : INT_MIN;
+}
+
 /* Line end points: centre + view * scaler truncated to an integer (the sum, measured:
  * it makes our border and tic lines pixel-identical to pngcairo's). */
 static void termcoord(const pv_view3d *v, vtx a, int *x, int *y)
 {
-    *x = (int)(a.x * v->xscaler + v->xmiddle);
-    *y = (int)(a.y * v->yscaler + v->ymiddle);
+    *x = term_int(a.x * v->xscaler + v->xmiddle);
+    *y = term_int(a.y * v->yscaler + v->ymiddle);
 }
 
 /* Text anchors: gnuplot's TERMCOORD truncates the product, then adds the centre (differs
@@ -154,8 +163,8 @@ static void termcoord(const pv_view3d *v, vtx a, int *x, int *y)
  * falls on half a pixel). */
 static void termcoord_label(const pv_view3d *v, vtx a, int *x, int *y)
 {
-    *x = (int)(a.x * v->xscaler) + v->xmiddle;
-    *y = (int)(a.y * v->yscaler) + v->ymiddle;
+    *x = term_int(a.x * v->xscaler) + v->xmiddle;
+    *y = term_int(a.y * v->yscaler) + v->ymiddle;
 }
 
 /* Characters of a UTF-8 string (gnuplot's estimate_strlen for plain text). */
