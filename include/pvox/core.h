@@ -101,6 +101,7 @@ typedef struct pv_ctx {
     double t_start;          /* MPI_Wtime() at creation */
     int warned_once_bits;    /* pv_warn_once() flags already used */
     bool err_located;        /* err_msg is a located diagnostic (name:line:col: error: ...) */
+    bool err_agreed;         /* err_code was agreed by every rank (pv_status_agree) */
     struct pv_stats *stats;  /* --stats records (pv_stats_frame), NULL until the first */
     void (*stats_free)(struct pv_ctx *ctx); /* frees `stats` (set with it by core/stats.c;
                                                a hook, so ctx.c needs nothing of stats.c) */

@@ -43,10 +43,11 @@ typedef struct pv_png_options {
     int strategy;            /* PV_PNG_STRATEGY_*; 0 = automatic */
 } pv_png_options;
 
-/* True for the names of open descriptors and devices (`/dev/...`, `/proc/...`, e.g.
- * `/dev/stdout`): such an output is written in place, in order, by rank 0. Decided from
- * the name alone, so every rank decides alike. */
-bool pv_io_is_descriptor_name(const char *path);
+/* True for outputs that are streams: "| command" and the names of devices and open
+ * descriptors (`/dev/...`, `/proc/...`, e.g. `/dev/stdout`). Such an output is written
+ * in place, in order, by rank 0; decided from the name alone, so every rank decides
+ * alike. */
+bool pv_io_is_stream_name(const char *path);
 
 /* Write `width` x `height` pixels of `channels` bytes (3: R G B, 4: R G B A with
  * straight, not premultiplied, alpha), rows `stride` bytes apart, top row first, to
@@ -54,7 +55,8 @@ bool pv_io_is_descriptor_name(const char *path);
  * strategy number means the default. Returns PV_OK, PV_ERANGE (bad size or channels),
  * PV_EIO ("cannot write 'out.png': Permission denied") or PV_EPNG (libpng failed), with
  * the message recorded; on failure no file is left under `path` or its temporary. A
- * symbolic link at `path` is followed and kept; devices and FIFOs are written in place. */
+ * symbolic link at `path` is followed and kept; devices and FIFOs are written in place;
+ * "| command" pipes the picture into the command. */
 pv_status pv_png_write(pv_ctx *ctx, const char *path, int width, int height, int channels,
                        const uint8_t *pixels, size_t stride, const pv_png_options *opt);
 

@@ -77,6 +77,7 @@ void pv_err_clear(pv_ctx *ctx)
     free(ctx->err_msg);
     ctx->err_msg = NULL;
     ctx->err_located = false;
+    ctx->err_agreed = false;
 }
 
 /* ---- locating ----------------------------------------------------------------------- */
@@ -183,6 +184,11 @@ void pv_warn_at(pv_ctx *ctx, const char *name, const char *text, size_t len, int
 
 pv_status pv_status_agree(pv_ctx *ctx, pv_status st)
 {
+    /* A failure every rank has agreed already needs no second round: the ranks leave by
+     * different paths (one from the command, the others from a read inside it) and may
+     * meet different numbers of agreement points on the way out; they must not wait for
+     * each other there. */
+    if (ctx->err_agreed && ctx->err_code != PV_OK) return ctx->err_code;
     /* The error recorded first is the cause; a caller may return another code after it
      * (an allocation fails, then its caller reports a script error): the exit code
      * follows the message. */
@@ -225,6 +231,7 @@ pv_status pv_status_agree(pv_ctx *ctx, pv_status st)
         ctx->exit_code = (int)hdr[1];
     }
     ctx->err_code = (pv_status)out[0];
+    ctx->err_agreed = true;
     return ctx->err_code;
 mpi_fail:
     pv_err_clear(ctx);

@@ -1113,7 +1113,7 @@ static char *output_path(pv_interp *I)
         pv_warn_once(I->ctx, PV_ONCE_DEFAULT_OUTPUT,
                      "no `set output`: frames are written as %s, %s ... (README: DIFF-10)",
                      buf, "-NNN.png");
-    } else if (dir && name[0] != '/') {
+    } else if (dir && name[0] != '/' && name[0] != '|') {
         snprintf(buf, sizeof buf, "%s/%s", dir, name);
     } else {
         snprintf(buf, sizeof buf, "%s", name);
@@ -1419,6 +1419,13 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_scene_elem 
     pv_ctx *ctx = I->ctx;
     char *path = output_path(I);
     if (!path) return pv_status_agree(ctx, pv_err(ctx, PV_ENOMEM, "out of memory"));
+    if (path[0] == '|') { /* --no-shell: located at the plot that would open the pipe */
+        pv_status gst = pv_exec_shell_gate(I, c->tl->src, off, "set output \"| command\"");
+        if (gst != PV_OK) {
+            free(path);
+            return gst; /* the same answer on every rank */
+        }
+    }
     if (pv_ckpt_skip_plot(I, path)) {
         free(path);
         return PV_OK;
@@ -1470,8 +1477,8 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_scene_elem 
         return sp;
     }
     pv_frames *FR = I->frames;
-    /* frames take turns on the ranks, but a descriptor (`/dev/stdout`) keeps its order */
-    int writer = pv_io_is_descriptor_name(path) ? 0 : pv_frames_writer(I);
+    /* frames take turns on the ranks, but a stream (`/dev/stdout`, "| cmd") keeps order */
+    int writer = pv_io_is_stream_name(path) ? 0 : pv_frames_writer(I);
 
     /* this rank's slab: the first voxel grid of the plot defines it */
     const pv_grid *sg = NULL;

@@ -21,9 +21,11 @@ FILE *pv_io_fopen_new(const char *tmp, const char *mode);
  * written to a temporary beside it and renamed over it at the end, so a reader never
  * sees half a file; a symbolic link is followed (the file it names is replaced, the link
  * stays); what cannot be renamed over is written in place: a device, a FIFO, a socket,
- * the descriptor names under /dev and /proc (`/dev/stdout`, `/dev/fd/3`). */
+ * the descriptor names under /dev and /proc (`/dev/stdout`, `/dev/fd/3`); "| command"
+ * pipes into the command (run by the shell). */
 typedef struct pv_io_out {
     FILE *f;
+    bool pipe;    /* "| command": f is popen()'s */
     char *tmp;    /* the temporary, or NULL when writing in place */
     char *target; /* what the temporary is renamed to */
 } pv_io_out;

@@ -48,11 +48,9 @@ FILE *pv_io_fopen_new(const char *tmp, const char *mode)
     return f;
 }
 
-/* Names of open descriptors and of the terminal: written in place on every rank alike
- * (the decision must not depend on what one rank's stat sees). */
-bool pv_io_is_descriptor_name(const char *path)
+bool pv_io_is_stream_name(const char *path)
 {
-    return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+    return path[0] == '|' || strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
 }
 
 static FILE *open_in_place(const char *path, const char *mode)
@@ -74,7 +72,7 @@ static char *rename_target(const char *path)
 {
     struct stat st;
     errno = 0;
-    if (pv_io_is_descriptor_name(path)) return NULL;
+    if (pv_io_is_stream_name(path)) return NULL;
     if (lstat(path, &st) != 0) return errno == ENOENT ? strdup(path) : NULL;
     if (S_ISREG(st.st_mode)) return strdup(path);
     if (!S_ISLNK(st.st_mode)) return NULL; /* device, FIFO, socket, directory */
@@ -89,6 +87,14 @@ static char *rename_target(const char *path)
 bool pv_io_out_open(pv_io_out *o, const char *path, const char *mode)
 {
     memset(o, 0, sizeof *o);
+    if (path[0] == '|') { /* "| command": the picture goes to the command's input */
+        fflush(stdout);
+        errno = 0;
+        o->f = popen(path + 1, mode[0] == 'w' && mode[1] == 'b' ? "w" : mode);
+        o->pipe = o->f != NULL;
+        if (!o->f && !errno) errno = ENOMEM;
+        return o->f != NULL;
+    }
     o->target = rename_target(path);
     if (!o->target) {
         if (errno) return false;
@@ -110,7 +116,11 @@ bool pv_io_out_open(pv_io_out *o, const char *path, const char *mode)
 int pv_io_out_close(pv_io_out *o, int werr)
 {
     int err = werr;
-    if (fclose(o->f) != 0 && !err) err = errno ? errno : EIO;
+    if (o->pipe) { /* the command's exit status is its own business, as in gnuplot */
+        if (pclose(o->f) == -1 && !err) err = errno ? errno : EIO;
+    } else if (fclose(o->f) != 0 && !err) {
+        err = errno ? errno : EIO;
+    }
     if (o->tmp) {
         if (!err && rename(o->tmp, o->target) != 0) err = errno;
         if (err) remove(o->tmp);
