@@ -6,20 +6,103 @@
 #include "gridio.h"
 #include "gridset.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-static void hash_hex(const char *text, size_t len, char out[17])
+static uint64_t fnv1a(const char *text, size_t len)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < len; i++) {
         h ^= (unsigned char)text[i];
         h *= 0x100000001b3ull;
     }
-    snprintf(out, 17, "%016" PRIx64, h);
+    return h;
+}
+
+static void hash_hex(const char *text, size_t len, char out[17])
+{
+    snprintf(out, 17, "%016" PRIx64, fnv1a(text, len));
+}
+
+/* ---- temporaries left by the interrupted run ----
+ * Outputs are written to "<path>.tmp.<16 hex digits>" and renamed (io/tmpfile); a run
+ * killed by a signal (SIGKILL of a rank, and mpiexec or srun killing the others) leaves
+ * its temporaries behind, a whole checkpoint's size each. The resumed run removes those
+ * of its checkpoint when it starts and those of an output the first time a plot meets
+ * it (before this run writes one of its own under that name: a later plot to the same
+ * path may find this run's own frame still being written). The random part makes these
+ * names pvox's own. Rank 0 only; regular files only; failures are ignored (the file is
+ * merely left). */
+static bool temp_name_of(const char *name, const char *base, size_t blen)
+{
+    if (strncmp(name, base, blen) != 0 || strncmp(name + blen, ".tmp.", 5) != 0)
+        return false;
+    const char *hex = name + blen + 5;
+    for (int i = 0; i < 16; i++)
+        if (!((hex[i] >= '0' && hex[i] <= '9') || (hex[i] >= 'a' && hex[i] <= 'f')))
+            return false;
+    /* MPI-IO may add files of its own beside it ("<tmp>.locktest.0") */
+    return hex[16] == '\0' || hex[16] == '.';
+}
+
+static void remove_stale_temps(pv_interp *I, const char *path)
+{
+    pv_ctx *ctx = I->ctx;
+    /* streams ("| command", /dev/stdout) are written in place, without a temporary */
+    if (ctx->rank != 0 || !path || !path[0] || path[0] == '|' || strncmp(path, "/dev/", 5) == 0 ||
+        strncmp(path, "/proc/", 6) == 0)
+        return;
+    /* once per path and run */
+    uint64_t h = fnv1a(path, strlen(path));
+    for (size_t i = 0; i < I->ck.nswept; i++)
+        if (I->ck.swept[i] == h)
+            return;
+    if (I->ck.nswept == I->ck.capswept) {
+        size_t cap = I->ck.capswept ? 2 * I->ck.capswept : 16;
+        uint64_t *a = realloc(I->ck.swept, cap * sizeof *a);
+        if (!a)
+            return;
+        I->ck.swept = a;
+        I->ck.capswept = cap;
+    }
+    I->ck.swept[I->ck.nswept++] = h;
+
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (d) {
+        size_t blen = strlen(base);
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            struct stat sb;
+            if (!temp_name_of(de->d_name, base, blen) ||
+                fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+                !S_ISREG(sb.st_mode) || unlinkat(dirfd(d), de->d_name, 0) != 0)
+                continue;
+            pv_log(ctx, PV_LOG_INFO, "ckpt", "resume: removed %s%s%s, left by an interrupted "
+                   "run", slash ? dir : "", slash && slash != path ? "/" : "", de->d_name);
+        }
+        closedir(d);
+    }
+    free(dir);
+}
+
+static void remove_stale_ckpt_temps(pv_interp *I, const char *h5)
+{
+    if (!h5)
+        return;
+    remove_stale_temps(I, h5);
+    char *xmf = pv_h5_xdmf_path(h5);
+    if (xmf)
+        remove_stale_temps(I, xmf);
+    free(xmf);
 }
 
 static pv_status save_now(pv_interp *I)
@@ -98,8 +181,11 @@ bool pv_ckpt_skip_plot(pv_interp *I, const char *path)
     if (!I->ck.resumed)
         return false;
     int exists = 0;
-    if (I->ctx->rank == 0)
+    if (I->ctx->rank == 0) {
         exists = path && access(path, F_OK) == 0;
+        if (!exists)
+            remove_stale_temps(I, path);
+    }
     MPI_Bcast(&exists, 1, MPI_INT, 0, I->ctx->comm);
     if (exists)
         pv_log(I->ctx, PV_LOG_INFO, "ckpt", "resume: %s exists, not drawn again", path);
@@ -156,6 +242,8 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len)
         pv_log(ctx, PV_LOG_INFO, "ckpt", "resuming from %s: %zu grid%s, skipping the first "
                "%lld grid changes of the script", ctx->opt.resume, in->ngrids,
                in->ngrids == 1 ? "" : "s", changes);
+        remove_stale_ckpt_temps(I, ctx->opt.resume);
+        remove_stale_ckpt_temps(I, ctx->opt.checkpoint);
     }
     pv_h5_close(ctx, f);
     return st;

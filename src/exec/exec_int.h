@@ -84,6 +84,9 @@ struct pv_interp {
         bool started;        /* the first script has been seen */
         double last_save;    /* MPI_Wtime of the last save (rank 0's clock) */
         char hash[17];       /* FNV-1a 64 of the job script, hex */
+        uint64_t *swept;     /* --resume, rank 0: FNV-1a 64 of the paths whose temporaries
+                                left by the interrupted run were removed (ckpt.c) */
+        size_t nswept, capswept;
     } ck;
     bool replaying;          /* a resumed run replays a grid change: it is parsed, not run
                               * (exec = false), and `set vgrid` only re-activates its grid */

@@ -448,6 +448,7 @@ void pv_interp_destroy(pv_interp *I)
     pv_frames_release(I);
     free(I->script_name);
     free(I->last_splot);
+    free(I->ck.swept);
     pv_settings_destroy(I->set);
     pv_env_destroy(I->env);
     free(I);
