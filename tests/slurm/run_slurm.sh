@@ -12,6 +12,13 @@
 #   4. the fill at 1 task x 2 threads    COMPLETED 0:0, 1 rank x 2 threads
 #   5. the fill at 512³ with --mem=64M   FAILED 3:0: pvox refuses a grid over the allocation
 #   6. dipole.sbatch on a broken script  FAILED 1:0 with pvox's error message
+#   7. a task killed mid-job             dipole.sbatch on tests/fault/kill_job.gp (24
+#                                        frames) with --checkpoint, 2 tasks: SIGKILL of task 1's pvox once 3 frames
+#                                        exist; the step (srun --kill-on-bad-exit=1) and
+#                                        the job end within 60 s, FAILED; the checkpoint
+#                                        is intact; resubmitted with --resume, the job
+#                                        ends COMPLETED 0:0 with the grid and the frames
+#                                        of the same job run uninterrupted (queued first)
 # then stops the daemons it started, by PID, whatever happens: on exit or a signal (trap),
 # and, if the test is killed outright, from a detached watchdog (see "stopping").
 # One run at a time per machine (lock file $TMPDIR/pvox-slurm-test.lock).
@@ -110,6 +117,7 @@ compgen -G '/usr/lib/*/pmix2/lib/libpmix.so' >/dev/null || compgen -G '/usr/lib/
     || skip_or_fail "pmix2/lib/libpmix.so not found (package libpmix-dev)"
 [ -x "$PVOX" ] || fail "pvox program '$PVOX' not found"
 [ -f "$SRCDIR/jobs/dipole.sbatch" ] || fail "no jobs/dipole.sbatch under '$SRCDIR'"
+[ -f "$SRCDIR/tests/fault/kill_job.gp" ] || fail "no tests/fault/kill_job.gp under '$SRCDIR'"
 
 # ------------------------------------------------------------------ one run at a time
 LOCK=${TMPDIR:-/tmp}/pvox-slurm-test.lock
@@ -363,7 +371,12 @@ print "broken.gp starts"
 print nosuchvar
 EOF
 j_bad=$(PVOX_OUTDIR=bad "${SB[@]}" --job-name=broken jobs/dipole.sbatch broken.gp)
-log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad"
+# 7's job (a grid changed and drawn in a loop): the uninterrupted run now, the run to kill
+# after 6. Checkpoint names are relative to the job's directory, frames to -o DIR.
+cp "$SRCDIR/tests/fault/kill_job.gp" kill_job.gp
+j_kref=$(PVOX_OUTDIR=kref PVOX_ARGS="--checkpoint kref.h5" "${SB[@]}" --mem=512M \
+    --job-name=kill_ref jobs/dipole.sbatch kill_job.gp)
+log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad $j_kref"
 
 # 1. the example job: every picture of examples/dipole.gp
 expect_job dipole.sbatch "$j_dip" COMPLETED 0:0 "dipole-$j_dip.out" 150
@@ -428,5 +441,94 @@ if ! grep -q '^broken.gp starts$' "$out" || ! grep -q "$err" "$out"; then
     fail "broken job: no 'undefined variable' error at broken.gp line 2"
 fi
 log "ok: a script error ends the job FAILED 1:0: $(grep -m1 "$err" "$out")"
+
+# 7. a task killed with SIGKILL (as the OOM killer or a failing node does it), resumed
+expect_job "dipole.sbatch kill_job.gp (uninterrupted)" "$j_kref" COMPLETED 0:0 "kill_ref-$j_kref.out" 90
+j_kill=$(PVOX_OUTDIR=kill PVOX_ARGS="--checkpoint kill.h5" "${SB[@]}" --mem=512M \
+    --job-name=kill_task jobs/dipole.sbatch kill_job.gp)
+out=kill_task-$j_kill.out
+task_pids() {   # jobid [procid] -> PIDs of the job's pvox processes (of that task only)
+    local e pid env
+    for e in /proc/[0-9]*/environ; do
+        pid=${e#/proc/}
+        pid=${pid%/environ}
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pvox ] || continue
+        env=$(tr '\0' '\n' 2>/dev/null <"$e") || continue
+        grep -qxF "SLURM_JOB_ID=$1" <<<"$env" || continue
+        if [ -z "${2:-}" ] || grep -qxF "SLURM_PROCID=$2" <<<"$env"; then echo "$pid"; fi
+    done
+}
+job_state() { scontrol show job -o "$1" 2>/dev/null | sed -n 's/.* JobState=\([A-Z_]*\).*/\1/p'; }
+seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+# once three frames exist, SIGKILL the pvox of task 1 (the cluster is this machine)
+deadline=$(( $(date +%s) + 90 ))
+victim=
+while [ -z "$victim" ]; do
+    if [ "$(date +%s)" -ge "$deadline" ] || [ "$(date +%s)" -ge "$DEADLINE" ]; then
+        show_output "$out"
+        fail "kill_task (job $j_kill): no kill/f02.png and task 1 in time"
+    fi
+    state=$(job_state "$j_kill")
+    case "$state" in
+    PENDING | CONFIGURING | RUNNING) ;;
+    *) show_output "$out"; fail "kill_task (job $j_kill) ended $state before it could be killed" ;;
+    esac
+    [ -e kill/f02.png ] && victim=$(task_pids "$j_kill" 1)
+    sleep 0.05
+done
+[ "$(wc -w <<<"$victim")" = 1 ] || fail "kill_task (job $j_kill): task 1 has pvox processes '$victim'"
+kill -9 "$victim"
+t_kill=$(date +%s.%N)
+frames_before=$(compgen -G 'kill/f*.png' | wc -l)
+# the step and the job end, and every pvox of the job exits, within 60 s
+while :; do
+    state=$(job_state "$j_kill")
+    case "$state" in
+    PENDING | CONFIGURING | RUNNING | COMPLETING | "") left=1 ;;
+    *) left=$(task_pids "$j_kill" | wc -l) ;;
+    esac
+    [ "$left" = 0 ] && break
+    if awk -v a="$t_kill" -v b="$(date +%s.%N)" 'BEGIN { exit !(b - a >= 60) }'; then
+        show_output "$out"
+        scancel "$j_kill" 2>/dev/null || true
+        fail "kill_task (job $j_kill): still $state, pvox PIDs '$(task_pids "$j_kill" | tr '\n' ' ')', 60 s after task 1 was killed (hang)"
+    fi
+    sleep 0.1
+done
+waited=$(seconds_since "$t_kill")
+wait_job "$j_kill" 10
+if [ "$JOB_STATE" != FAILED ]; then
+    show_output "$out"
+    fail "kill_task (job $j_kill): $JOB_STATE ExitCode=$JOB_EC after task 1 was killed, expected FAILED"
+fi
+grep -q 'task 1: Killed' "$out" || { show_output "$out"; fail "kill_task: no 'task 1: Killed' from srun"; }
+log "ok: task 1 of job $j_kill killed after $frames_before frames: the step and the job ended ($JOB_STATE ExitCode=$JOB_EC) $waited s later"
+# the checkpoint is intact (and the resumed job loads it, checking its checksums)
+h5dump -H kill.h5 >/dev/null 2>&1 || fail "kill.h5: h5dump cannot read the checkpoint"
+h5_checksum() {   # file -> the checksum attribute of /grids/$v
+    # shellcheck disable=SC2016  # the dataset is literally named $v
+    h5dump -a '/grids/$v/checksum' "$1" 2>/dev/null | sed -n 's/^ *(0): *\([0-9]*\).*/\1/p' | head -n 1
+}
+[ -n "$(h5_checksum kill.h5)" ] || fail "kill.h5: no checksum attribute"
+# resubmitted with --resume: the frames written are kept, the others drawn
+t_res=$(date +%s.%N)
+j_res=$(PVOX_OUTDIR=kill PVOX_ARGS="-v --resume kill.h5 --checkpoint kill.h5" "${SB[@]}" \
+    --mem=512M --job-name=kill_resume jobs/dipole.sbatch kill_job.gp)
+out=kill_resume-$j_res.out
+expect_job "dipole.sbatch kill_job.gp --resume" "$j_res" COMPLETED 0:0 "$out" 90
+grep -q 'ckpt: resuming from kill.h5' "$out" || { show_output "$out"; fail "kill_resume: no 'resuming from kill.h5'"; }
+sum_ref=$(h5_checksum kref.h5) sum_res=$(h5_checksum kill.h5)
+if [ -z "$sum_ref" ] || [ "$sum_res" != "$sum_ref" ]; then
+    fail "kill_resume: final grid checksum '$sum_res', the uninterrupted run's '$sum_ref'"
+fi
+# shellcheck disable=SC2016
+h5diff kill.h5 kref.h5 '/grids/$v' '/grids/$v' >/dev/null 2>&1 \
+    || fail "kill_resume: the final voxels differ from the uninterrupted run's (h5diff)"
+for i in $(seq -f '%02g' 0 23); do   # the same rank count: the same bytes
+    cmp -s "kill/f$i.png" "kref/f$i.png" || fail "kill_resume: kill/f$i.png differs from kref/f$i.png (or is missing)"
+done
+tmps=$(compgen -G 'kill.*.tmp.*' || true; compgen -G 'kill/*.tmp.*' || true)
+[ -z "$tmps" ] || fail "kill_resume: temporary files left: $tmps"
+log "ok: resubmitted with --resume: COMPLETED 0:0 $(seconds_since "$t_res") s after submission, the final grid and all 24 frames as uninterrupted"
 
 log "all SLURM checks passed"
