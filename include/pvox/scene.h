@@ -102,8 +102,8 @@ void pv_scene_elem_init(pv_scene_elem *e, int number, const pv_lp *lp);
 /* Free the title and rows; the element is zeroed. */
 void pv_scene_elem_fini(pv_ctx *ctx, pv_scene_elem *e);
 
-/* Append one data row of n values (the first row fixes ncols; missing values are NaN,
- * extra ones dropped). PV_ENOMEM recorded on failure. */
+/* Append one data row of n values (the first row fixes ncols, at least 3; missing values
+ * are NaN, extra ones dropped). PV_ENOMEM recorded on failure. */
 pv_status pv_scene_add_row(pv_ctx *ctx, pv_scene_elem *e, const double *v, int n);
 /* Take the rows to the log space of each axis a with base[a] > 1 (`set logscale`):
  * v -> log_base(v), non-positive values undefined (NaN), vector tips kept at their log

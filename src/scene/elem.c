@@ -33,7 +33,9 @@ void pv_scene_elem_fini(pv_ctx *ctx, pv_scene_elem *e)
 
 pv_status pv_scene_add_row(pv_ctx *ctx, pv_scene_elem *e, const double *v, int n)
 {
-    if (e->nrows == 0 && e->ncols == 0) e->ncols = n;
+    /* at least x, y, z, which every consumer reads: a source of fewer columns (a single
+     * column, whose gnuplot coordinates pvox does not make) gets NaN ones, not drawn */
+    if (e->nrows == 0 && e->ncols == 0) e->ncols = n < 3 ? 3 : n;
     size_t nc = (size_t)e->ncols;
     if (!PV_GROW(ctx, e->vals, e->cap, (e->nrows + 1) * nc)) return ctx->err_code;
     double *row = e->vals + e->nrows * nc;
