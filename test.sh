@@ -21,6 +21,13 @@ fi
 pv_install_packages "${PV_BUILD_PACKAGES[@]}" "${PV_TEST_PACKAGES[@]}"
 pv_build "$here" "$build" "${cmake_args[@]}"
 pv_mpi_env
+if [ "${PVOX_SANITIZE:-0}" = 1 ]; then
+    # ASAN/LSAN/UBSAN_OPTIONS (halt on a report, reports to $build/sanitizer/reports,
+    # suppressions from tools/sanitizer/) for whatever the tests start outside ctest's
+    # per-test environment, such as the SLURM jobs; written by cmake/PvoxTests.cmake
+    # shellcheck source=/dev/null
+    . "$build/sanitizer/env.sh"
+fi
 
 log=$build/ctest-output.log
 pv_say "ctest --output-on-failure -j2 $*"

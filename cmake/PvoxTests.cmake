@@ -13,9 +13,30 @@ set(PV_MPI_ENV
   # every error test does; 0 keeps the exit code and drops the wait
   "OMPI_MCA_odls_base_sigkill_timeout=0")
 if(PV_SANITIZE)
-  # Open MPI keeps allocations alive until exit inside plugins it unloads, which
-  # LeakSanitizer can neither name nor suppress: leak checks off, address checks on.
-  list(APPEND PV_MPI_ENV "ASAN_OPTIONS=detect_leaks=0")
+  # Sanitizer runtime options for every test (tests/README.md "Sanitizer suite"). A report
+  # stops the process (halt_on_error) with SIGABRT (abort_on_error), which mpiexec and the
+  # harnesses see as a crash. AddressSanitizer and LeakSanitizer reports go to files in
+  # PV_SANITIZER_REPORTS (log_path), which the last test, sanitizer.reports, requires to be
+  # empty: a report fails the run even under a harness that accepts any non-zero exit.
+  # UBSan reports stay on stderr (GCC's separate libubsan ignores log_path when linked
+  # with libasan). intercept_tls_get_addr=0: with it, GCC 12's LeakSanitizer reads a
+  # bogus dynamic TLS range on Debian 12 and dies ("Tracer caught signal 11") at the exit
+  # of many processes (pvox's usage errors, some unit tests). Suppressions, each with its
+  # reason, are tools/sanitizer/*.supp. The same settings are written to sanitizer/env.sh
+  # in the build directory, for test.sh and for runs by hand.
+  set(PV_SANITIZER_REPORTS ${CMAKE_BINARY_DIR}/sanitizer/reports)
+  set(pv_supp ${CMAKE_SOURCE_DIR}/tools/sanitizer)
+  set(PV_SANITIZER_ENV
+    "ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:intercept_tls_get_addr=0:log_path=${PV_SANITIZER_REPORTS}/asan"
+    "LSAN_OPTIONS=suppressions=${pv_supp}/lsan.supp:print_suppressions=0"
+    "UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1:suppressions=${pv_supp}/ubsan.supp")
+  list(APPEND PV_MPI_ENV ${PV_SANITIZER_ENV})
+  file(MAKE_DIRECTORY ${PV_SANITIZER_REPORTS})
+  set(pv_env_sh "# written by cmake/PvoxTests.cmake (PV_SANITIZE=ON): . this file\n")
+  foreach(kv ${PV_SANITIZER_ENV})
+    string(APPEND pv_env_sh "export ${kv}\n")
+  endforeach()
+  file(WRITE ${CMAKE_BINARY_DIR}/sanitizer/env.sh "${pv_env_sh}")
 endif()
 set(PV_MPIEXEC ${MPIEXEC_EXECUTABLE} --oversubscribe)
 set(PV_RANK_COUNTS 1 2 3)
@@ -66,3 +87,20 @@ foreach(dir ${pv_test_dirs})
     include(${dir}/tests.cmake)
   endif()
 endforeach()
+
+if(PV_SANITIZE)
+  # sanitizer.clear empties the report directory before any test, sanitizer.reports fails
+  # after all of them if a process wrote a report (tools/sanitizer/reports.sh)
+  add_test(NAME sanitizer.clear
+    COMMAND sh -c "rm -rf \"$1\" && mkdir -p \"$1\"" sh ${PV_SANITIZER_REPORTS})
+  add_test(NAME sanitizer.reports
+    COMMAND sh ${CMAKE_SOURCE_DIR}/tools/sanitizer/reports.sh ${PV_SANITIZER_REPORTS})
+  get_property(pv_all_tests DIRECTORY PROPERTY TESTS)
+  list(REMOVE_ITEM pv_all_tests sanitizer.clear sanitizer.reports)
+  set_property(TEST ${pv_all_tests} APPEND PROPERTY FIXTURES_REQUIRED pv_sanitizer)
+  # also the tests registered without PV_MPI_ENV (slurm.jobs: sbatch passes it on)
+  set_property(TEST ${pv_all_tests} APPEND PROPERTY ENVIRONMENT ${PV_SANITIZER_ENV})
+  set_tests_properties(sanitizer.clear PROPERTIES FIXTURES_SETUP pv_sanitizer LABELS sanitizer)
+  set_tests_properties(sanitizer.reports PROPERTIES FIXTURES_CLEANUP pv_sanitizer
+    LABELS sanitizer)
+endif()

@@ -1,0 +1,22 @@
+#!/bin/sh
+# reports.sh DIR: the ctest "sanitizer.reports" test of a PV_SANITIZE build
+# (cmake/PvoxTests.cmake), run after every other test. Every process of the sanitizer
+# suite writes its AddressSanitizer and LeakSanitizer reports to DIR/asan.<pid>
+# (log_path), so that a report fails the run even when the process was started by a
+# harness that accepts any non-zero exit (a script gnuplot rejects too). Passes when DIR
+# holds no report; otherwise prints them.
+dir=$1
+[ -d "$dir" ] || { echo "no report directory $dir"; exit 1; }
+n=0
+for f in "$dir"/*; do
+    [ -f "$f" ] || continue
+    n=$((n + 1))
+    echo "==== $f"
+    head -c 20000 "$f"
+done
+if [ "$n" -ne 0 ]; then
+    echo "$n sanitizer report(s) in $dir (named by process id; the test that started the"
+    echo "process failed too, unless its harness accepts any non-zero exit)"
+    exit 1
+fi
+echo "no sanitizer reports in $dir"
