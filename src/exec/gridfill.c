@@ -190,7 +190,7 @@ static void fill_report_bricks(pv_interp *I, const pv_grid *g, const fill_rows *
 static pv_fill_eval_fn fill_compile(pv_interp *I, fill_eval *F, int nthreads)
 {
     const char *slots[2 + MAX_FILL_COLS];
-    char colname[MAX_FILL_COLS][12]; /* "$" and any int (-Wformat-truncation at -O0) */
+    char colname[MAX_FILL_COLS][16]; /* "$" and any int (-Wformat-truncation at -O0/-O1) */
     slots[0] = "VoxelDistance";
     slots[1] = "GridDistance";
     for (int k = 0; k < F->R->ncols; k++) {
