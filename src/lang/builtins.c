@@ -192,25 +192,40 @@ static void bi_column(PV_BI_ARGS)
     column_fn(vm, id == B_STRCOL ? B_STRINGCOLUMN : id, a, out, r);
 }
 
+/* gnuplot clamps each argument of hsv2rgb to [0, 1]; a NaN passes (comparisons fail) */
+static double clamp01(double x)
+{
+    return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+}
+
+/* A colour channel in [0, 1] (or NaN) as 0..255: gnuplot's cast gives 0 for NaN on x86. */
+static int64_t channel(double c)
+{
+    return c >= 0.0 ? (int64_t)(c * 255.0) : 0;
+}
+
 static void bi_hsv2rgb(PV_BI_ARGS)
 {
     PV_BI_UNUSED();
     pv_value *a = &args[0];
     for (int k = 0; k < 3; k++)
         if (!pv_barg_num(&args[k], r)) return;
-    double h = pv_value_real(a), sa = pv_value_real(&args[1]), v = pv_value_real(&args[2]);
-    h = h < 0.0 ? 0.0 : h > 1.0 ? 1.0 : h;
-    int i = (int)floor(h * 6.0);
+    double h = clamp01(pv_value_real(a)), sa = clamp01(pv_value_real(&args[1])),
+           v = clamp01(pv_value_real(&args[2]));
+    /* a NaN hue is INT_MIN for gnuplot's cast, which its switch sends to the last sector */
+    int i = isnan(h) ? 5 : (int)floor(h * 6.0);
     double f = h * 6.0 - i, p = v * (1 - sa), q = v * (1 - sa * f), t = v * (1 - sa * (1 - f));
     double rgb[6][3] = {{v, t, p}, {q, v, p}, {p, v, t}, {p, q, v}, {t, p, v}, {v, p, q}};
     const double *c = rgb[i % 6];
-    *out = pv_int(((int64_t)(c[0] * 255.0) << 16) + ((int64_t)(c[1] * 255.0) << 8) +
-                  (int64_t)(c[2] * 255.0));
+    *out = pv_int((channel(c[0]) << 16) + (channel(c[1]) << 8) + channel(c[2]));
 }
 
 /* Broken-down UTC time of gnuplot's time value t (seconds since 1970-01-01). */
 static double tm_field(int id, double t)
 {
+    /* gnuplot refuses times past 1e12 s ("time value out of range") and returns what its
+     * tm held; a day count there would not fit the integer arithmetic below */
+    if (!(fabs(t) <= 1e12)) return NAN;
     double days = floor(t / 86400.0), sec = t - days * 86400.0;
     int64_t z = (int64_t)days + 719468; /* civil-from-days (proleptic Gregorian) */
     int64_t era = (z >= 0 ? z : z - 146096) / 146097;

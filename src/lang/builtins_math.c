@@ -17,6 +17,11 @@
 #include <math.h>
 #include <string.h>
 
+#if !defined(CMPLX) && defined(__clang__)
+/* glibc defines CMPLX for GCC >= 4.7 only, and clang calls itself GCC 4.2 */
+#define CMPLX(x, y) __builtin_complex((double)(x), (double)(y))
+#endif
+
 bool pv_builtin_real1(int id, double x, bool degrees, double *out)
 {
     double r;

@@ -26,6 +26,7 @@
 #include "datafile_int.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -922,7 +923,8 @@ static pv_status resolve_columns(iter *it, int ndefault)
         }
         double d = pv_value_real(&v);
         pv_value_free(&v);
-        if (!(d >= -2.0) || d != floor(d))
+        /* a row has at most INT_MAX columns (and a larger real has no int64_t value) */
+        if (!(d >= -2.0 && d <= INT_MAX) || d != floor(d))
             return loc_err(it, PV_ESCRIPT, e->off, "Column number or datablock line expected");
         e->column = (int64_t)d;
     }

@@ -19,6 +19,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -410,7 +411,8 @@ static pv_status lex_one(lexer *L)
         size_t p = s + 1;
         if (c == '$' && isdigit((unsigned char)t[p])) {
             int64_t v = 0;
-            while (isdigit((unsigned char)t[p])) v = v * 10 + (t[p++] - '0');
+            while (isdigit((unsigned char)t[p]) && v <= INT_MAX) v = v * 10 + (t[p++] - '0');
+            if (v > INT_MAX) return lex_error(L, s, "column number too large");
             pv_token *k = push(L, PV_TK_COLUMN, s, p);
             if (!k) return PV_ENOMEM;
             k->ival = v;

@@ -364,7 +364,8 @@ static void factorial(pv_value *a, pv_opres *r)
         return;
     }
     double d = 1.0;
-    for (int64_t j = n; j > 1; j--) d *= (double)j;
+    /* once the product is infinite it stays so: stop there (n may be 10^18) */
+    for (int64_t j = n; j > 1 && !isinf(d); j--) d *= (double)j;
     set_c(a, d, 0.0);
 }
 

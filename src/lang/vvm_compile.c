@@ -11,6 +11,10 @@
 #include <string.h>
 
 #define MAX_INLINE_DEPTH 64
+/* Nodes that inlining may create for one expression: a body that uses its parameter twice
+ * doubles its argument at every level of a chain (f2(x) = f1(f1(x)), f3(x) = f2(f2(x)),
+ * ...: 2^n nodes). Past this the expression runs through the scalar VM. */
+#define MAX_INLINE_NODES 20000
 
 enum { T_NO = 0, T_REAL, T_INT, T_NUM };
 
@@ -22,6 +26,10 @@ typedef struct vctx {
     int nslots;
     const char *const *slots;
     pv_status st;
+    size_t inlined;     /* nodes created by inlining so far */
+    bool too_large;     /* ... and they passed MAX_INLINE_NODES */
+    const pv_func *inlining[MAX_INLINE_DEPTH]; /* the functions being inlined, outermost
+                                                  first (transform's depth entries) */
 } vctx;
 
 static int slot_of(vctx *V, const char *name)
@@ -41,6 +49,28 @@ static pv_node *fail_at(vctx *V, size_t off, const char *msg, const char *name)
 }
 
 static pv_node *subst(vctx *V, const pv_node *n, pv_node *const *args, int depth);
+
+static size_t node_count(const pv_node *n)
+{
+    size_t count = 1;
+    for (int i = 0; i < n->nkids; i++)
+        if (n->kid[i]) count += node_count(n->kid[i]);
+    return count;
+}
+
+/* Count `nodes` more inlined nodes; false once there are too many. */
+static bool inline_budget(vctx *V, size_t nodes)
+{
+    V->inlined += nodes;
+    if (V->inlined > MAX_INLINE_NODES) V->too_large = true;
+    return !V->too_large;
+}
+
+/* A clone of `n` that inlining adds to the expression, or NULL (out of memory or budget). */
+static pv_node *inline_clone(vctx *V, const pv_node *n)
+{
+    return inline_budget(V, node_count(n)) ? pv_node_clone(n) : NULL;
+}
 
 /* Replace a node in place by another (frees the old contents). */
 static void replace(pv_node *dst, pv_node *src)
@@ -152,9 +182,16 @@ static pv_node *transform(vctx *V, pv_node *n, int depth)
     if (!f) return fail_at(V, n->off, "undefined function", n->name);
     if (f->nparams != n->nkids)
         return fail_at(V, n->off, "wrong number of arguments for function", n->name);
-    if (depth >= MAX_INLINE_DEPTH)
+    /* a recursive call never ends at compile time (both branches of a ternary are
+     * computed): refuse it at once rather than inline it MAX_INLINE_DEPTH times */
+    bool recursive = depth >= MAX_INLINE_DEPTH;
+    for (int d = 0; d < depth && !recursive; d++) recursive = V->inlining[d] == f;
+    if (recursive)
         return fail_at(V, n->off, "recursive function cannot run in vector form", n->name);
+    V->inlining[depth] = f;
     pv_node *body = subst(V, f->body->ast, n->kid, depth + 1);
+    if (!body && V->too_large)
+        return fail_at(V, n->off, "function too large to inline in vector form", n->name);
     if (!body) return fail_at(V, n->off, "out of memory", NULL);
     transform(V, body, depth + 1);
     /* gnuplot evaluates every argument before the body: an argument that may fail or be
@@ -163,11 +200,13 @@ static pv_node *transform(vctx *V, pv_node *n, int depth)
     for (int i = n->nkids - 1; i >= 0 && !V->st; i--) {
         if (safe_arg(n->kid[i])) continue;
         pv_node *g = pv_node_new(N_SERIAL, n->off);
-        pv_node *a = pv_node_clone(n->kid[i]);
+        pv_node *a = inline_clone(V, n->kid[i]);
         if (!g || !a || pv_node_addkid(g, a) != PV_OK || pv_node_addkid(g, body) != PV_OK) {
             pv_node_free(g);
             pv_node_free(a);
             pv_node_free(body);
+            if (V->too_large)
+                return fail_at(V, n->off, "function too large to inline in vector form", n->name);
             return fail_at(V, n->off, "out of memory", NULL);
         }
         body = g;
@@ -179,8 +218,8 @@ static pv_node *transform(vctx *V, pv_node *n, int depth)
 /* Clone a function body with its parameters replaced by (clones of) the arguments. */
 static pv_node *subst(vctx *V, const pv_node *n, pv_node *const *args, int depth)
 {
-    if (n->kind == N_PARAM) return pv_node_clone(args[n->ival]);
-    pv_node *c = pv_node_new(n->kind, n->off);
+    if (n->kind == N_PARAM) return inline_clone(V, args[n->ival]);
+    pv_node *c = inline_budget(V, 1) ? pv_node_new(n->kind, n->off) : NULL;
     if (!c) return NULL;
     c->op = n->op;
     c->ival = n->ival;
@@ -435,7 +474,7 @@ pv_status pv_vcompile(pv_env *env, const pv_code *code, int nslots, const char *
                       pv_vcode **out)
 {
     *out = NULL;
-    vctx V = {env, code, nslots, slots, PV_OK};
+    vctx V = {env, code, nslots, slots, PV_OK, 0, false, {NULL}};
     pv_node *ast = pv_node_clone(code->ast);
     if (!ast) return pv_err(env->ctx, PV_ENOMEM, "out of memory");
     transform(&V, ast, 0);
