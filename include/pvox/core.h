@@ -102,6 +102,8 @@ typedef struct pv_ctx {
     int warned_once_bits;    /* pv_warn_once() flags already used */
     bool err_located;        /* err_msg is a located diagnostic (name:line:col: error: ...) */
     bool err_agreed;         /* err_code was agreed by every rank (pv_status_agree) */
+    int err_detail;          /* a fact about the error that travels with its message
+                                (PV_DETAIL_*; 0 = none) */
     struct pv_stats *stats;  /* --stats records (pv_stats_frame), NULL until the first */
     void (*stats_free)(struct pv_ctx *ctx); /* frees `stats` (set with it by core/stats.c;
                                                a hook, so ctx.c needs nothing of stats.c) */
@@ -143,12 +145,18 @@ void pv_warn_at(pv_ctx *ctx, const char *name, const char *text, size_t len, int
 char *pv_diag_format(const char *name, const char *text, size_t len, int first_line,
                      size_t off, const char *kind, const char *msg);
 
+/* ctx->err_detail values */
+#define PV_DETAIL_MISSING 1 /* a file that does not exist or cannot be opened */
+
 /* Forget the recorded error. */
 void pv_err_clear(pv_ctx *ctx);
 
 /* Collective over ctx->comm: agree on the worst status of all ranks (MPI_Allreduce MAX).
- * If any rank failed, the message of the lowest failing rank is copied to every rank's
- * ctx->err_msg, so rank 0 can print it. Returns the agreed status. */
+ * If any rank failed, the message (and ctx->err_detail) of the lowest failing rank is
+ * copied to every rank's ctx, so rank 0 can print it. Returns the agreed status.
+ * A failure agreed once is not agreed again (the call returns it at once on every rank),
+ * so ranks that leave a command by different paths never wait for each other: after an
+ * agreed failure, use no other collective than this one. */
 pv_status pv_status_agree(pv_ctx *ctx, pv_status st);
 
 /* Exit code for a status (PV_OK → 0, syntax/script/range → 1, usage → 2, else 3).

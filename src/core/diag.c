@@ -78,6 +78,7 @@ void pv_err_clear(pv_ctx *ctx)
     ctx->err_msg = NULL;
     ctx->err_located = false;
     ctx->err_agreed = false;
+    ctx->err_detail = 0;
 }
 
 /* ---- locating ----------------------------------------------------------------------- */
@@ -204,8 +205,8 @@ pv_status pv_status_agree(pv_ctx *ctx, pv_status st)
     }
     if (out[0] == PV_OK) return PV_OK;
     int root = -out[1];
-    /* header: status of the root, script exit code, located flag, message length */
-    long long hdr[4] = {0, 0, 0, 0};
+    /* header: status of the root, script exit code, located flag, message length, detail */
+    long long hdr[5] = {0, 0, 0, 0, 0};
     if (ctx->rank == root) {
         if (ctx->err_code == PV_OK || !ctx->err_msg) {
             pv_err_clear(ctx);
@@ -216,8 +217,9 @@ pv_status pv_status_agree(pv_ctx *ctx, pv_status st)
         hdr[1] = ctx->exit_code;
         hdr[2] = ctx->err_located;
         hdr[3] = (long long)(n < PV_MSG_MAX ? n : PV_MSG_MAX); /* longer ones are cut */
+        hdr[4] = ctx->err_detail;
     }
-    if (MPI_Bcast(hdr, 4, MPI_LONG_LONG, root, ctx->comm) != MPI_SUCCESS) goto mpi_fail;
+    if (MPI_Bcast(hdr, 5, MPI_LONG_LONG, root, ctx->comm) != MPI_SUCCESS) goto mpi_fail;
     /* A fixed-size buffer on the stack: receivers cannot fail to allocate mid-collective. */
     char buf[PV_MSG_MAX + 1];
     if (ctx->rank == root && hdr[3] > 0) memcpy(buf, ctx->err_msg, (size_t)hdr[3]);
@@ -229,6 +231,7 @@ pv_status pv_status_agree(pv_ctx *ctx, pv_status st)
         ctx->err_msg = pv_asprintf("%s", hdr[3] > 0 ? buf : pv_status_str((pv_status)hdr[0]));
         ctx->err_located = hdr[2] != 0;
         ctx->exit_code = (int)hdr[1];
+        ctx->err_detail = (int)hdr[4];
     }
     ctx->err_code = (pv_status)out[0];
     ctx->err_agreed = true;

@@ -129,9 +129,11 @@ pv_instream *pv_instream_open(pv_ctx *ctx, const char *path, bool command, bool 
     }
     if (!s || !s->buf) st = ctx->err_code != PV_OK ? ctx->err_code : pv_err(ctx, PV_ENOMEM, "out of memory");
     if (st == PV_OK && ctx->rank == 0) st = open_local(s, path, command, &gone);
+    if (gone) ctx->err_detail = PV_DETAIL_MISSING;
+    /* "missing" travels with the agreed message: a rank that failed elsewhere (and is
+     * in another agreement) could not take part in a broadcast of its own */
     st = pv_status_agree(ctx, st);
-    if (st != PV_OK && MPI_Bcast(&gone, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS) gone = 0;
-    if (missing) *missing = gone != 0;
+    if (missing) *missing = st != PV_OK && ctx->err_detail == PV_DETAIL_MISSING;
     if (st != PV_OK) {
         pv_instream_close(s);
         return NULL;

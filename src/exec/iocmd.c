@@ -264,6 +264,8 @@ pv_status pv_cmd_vsave(pv_interp *I, pv_cursor *c, bool exec)
 {
     io_args a;
     pv_status st = parse_args(I, c, exec, "vsave", &a);
+    if (exec) /* each rank parsed alone (a list may fail to grow on one): agree first */
+        st = pv_status_agree(I->ctx, st);
     if (st == PV_OK && exec)
         st = do_vsave(I, c, &a);
     args_fini(I, &a);
@@ -274,6 +276,8 @@ pv_status pv_cmd_vload(pv_interp *I, pv_cursor *c, bool exec)
 {
     io_args a;
     pv_status st = parse_args(I, c, exec, "vload", &a);
+    if (exec) /* each rank parsed alone (a list may fail to grow on one): agree first */
+        st = pv_status_agree(I->ctx, st);
     if (st == PV_OK && exec)
         st = do_vload(I, c, &a);
     args_fini(I, &a);

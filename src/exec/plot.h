@@ -91,7 +91,7 @@ pv_status pv_plot_sample_function(pv_interp *I, const pv_code *const code[3],
  * plot run while `set table` is on (collected per element, written after the command). */
 pv_status pv_plot_write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
                               const pv_data_spec *ds);
-/* Append a curve (takes title, freed on failure). */
+/* Append a curve (takes title on success; on failure it stays the caller's). */
 pv_status pv_plot_add_curve(plot_state *ps, bool tabulated, char *title);
 /* Tabulate the element's points into the last curve. */
 pv_status pv_plot_tabulate_curve(pv_interp *I, pv_cursor *c, plot_state *ps,

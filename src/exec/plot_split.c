@@ -138,9 +138,12 @@ static pv_status try_split(pv_interp *I, const pv_data_spec *ds, const pv_data_o
     so.split_size = ctx->nranks;
     so.split_rank = ctx->rank;
     split_rec rec = {ctx, -1, false, NULL, 0, 0, NULL, 0, 0, 0};
-    pv_status st = PV_OK;
     bool fetched = true;
     *done = false;
+    /* a rank that failed alone earlier in this command (building its elements) waits in
+     * an agreement: meet it there before this split's own reductions */
+    pv_status st = pv_status_agree(ctx, PV_OK);
+    if (st != PV_OK) return st;
     if (calls_ext) { /* record this rank's voxel() points, then one exchange for all */
         pv_gridset_batch_begin_split(I);
         st = pv_exec_data_pass(I, src, ds, &so, samp, ndefault, false, ignore_event, NULL);

@@ -100,10 +100,8 @@ pv_status pv_plot_write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
 pv_status pv_plot_add_curve(plot_state *ps, bool tabulated, char *title)
 {
     pv_ctx *ctx = ps->I->ctx;
-    if (!PV_GROW(ctx, ps->curves, ps->capcurves, ps->ncurves + 1)) {
-        free(title);
-        return ctx->err_code;
-    }
+    if (!PV_GROW(ctx, ps->curves, ps->capcurves, ps->ncurves + 1))
+        return ctx->err_code; /* the title stays the caller's */
     ps->curves[ps->ncurves++] = (tcurve){tabulated, false, false, title, NULL, 0, 0};
     return PV_OK;
 }

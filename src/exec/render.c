@@ -1474,6 +1474,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_scene_elem 
     if (sp != PV_OK) {
         free(path);
         frame_fini(ctx, &F);
+        pv_exec_locate(I, c, off); /* the canvas is this plot's: an agreed message */
         return sp;
     }
     pv_frames *FR = I->frames;

@@ -6,20 +6,29 @@ if(Python3_Interpreter_FOUND)
 else()
   set(pv_fault_python python3)
 endif()
-# Allocation failure injected on rank 0 and on the last rank of three, at every tracked
-# allocation of at least 4 KiB that job.gp makes (grid slabs, frame buffers, tiles, rows),
-# then at every 9th allocation of any size.
-add_test(NAME fault.alloc_sweep_large
-  COMMAND ${pv_fault_python} ${CMAKE_CURRENT_LIST_DIR}/alloc_sweep.py
-          --pvox $<TARGET_FILE:pvox> --mpiexec ${MPIEXEC_EXECUTABLE} --np 3
-          --rank 0 --rank 2 --min-size 4K --timeout 60 ${CMAKE_CURRENT_LIST_DIR}/job.gp)
-add_test(NAME fault.alloc_sweep_any
-  COMMAND ${pv_fault_python} ${CMAKE_CURRENT_LIST_DIR}/alloc_sweep.py
-          --pvox $<TARGET_FILE:pvox> --mpiexec ${MPIEXEC_EXECUTABLE} --np 3
-          --rank 0 --rank 2 --min-size 1 --stride 9 --timeout 60
-          ${CMAKE_CURRENT_LIST_DIR}/job.gp)
-set_tests_properties(fault.alloc_sweep_large fault.alloc_sweep_any PROPERTIES
-  LABELS "fault;mpi" PROCESSORS 2 TIMEOUT 1500 ENVIRONMENT "${PV_MPI_ENV}")
+# Allocation failure injected on one rank of three (alloc_sweep.py): job.gp and job2.gp
+# between them fill from files, "++" and datablocks, plot points, isosurfaces, pm3d,
+# images, labels and 2D plots, write a frame sequence, a mesh table and a checkpoint and
+# read it back. The large allocations (grid slabs, frame buffers, tiles, rows: at least
+# 4 KiB) on the first and the last rank, then allocations of any size on the middle one,
+# and on a lone rank (no other rank to agree with: exit code 3, no crash).
+# name|script|arguments (a list of lists: fields joined by "|")
+set(pv_sweeps
+  "large_job|job.gp|--rank|0|--rank|2|--min-size|4K"
+  "large_job2|job2.gp|--rank|0|--rank|2|--min-size|4K|--stride|4"
+  "any_job|job.gp|--rank|1|--min-size|1|--stride|5"
+  "any_job2|job2.gp|--rank|1|--min-size|1|--stride|8"
+  "np1_job2|job2.gp|--np|1|--rank|0|--min-size|1|--stride|6")
+foreach(sweep_text ${pv_sweeps})
+  string(REPLACE "|" ";" sweep "${sweep_text}")
+  list(POP_FRONT sweep name script)
+  add_test(NAME fault.alloc_sweep_${name}
+    COMMAND ${pv_fault_python} ${CMAKE_CURRENT_LIST_DIR}/alloc_sweep.py
+            --pvox $<TARGET_FILE:pvox> --mpiexec ${MPIEXEC_EXECUTABLE} --np 3 --timeout 60
+            ${sweep} ${CMAKE_CURRENT_LIST_DIR}/${script})
+  set_tests_properties(fault.alloc_sweep_${name} PROPERTIES
+    LABELS "fault;mpi" PROCESSORS 2 TIMEOUT 1500 ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()
 
 # Output to devices and links, unwritable outputs, killed ranks (fault_test.sh cases)
 include(${CMAKE_CURRENT_LIST_DIR}/cases.cmake OPTIONAL)
