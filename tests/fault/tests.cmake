@@ -1,11 +1,5 @@
 # Fault tests (label "fault"): failures one rank meets alone must reach every rank, and
 # the run must end with one message and exit code 3 everywhere, never a hang.
-find_package(Python3 COMPONENTS Interpreter QUIET)
-if(Python3_Interpreter_FOUND)
-  set(pv_fault_python ${Python3_EXECUTABLE})
-else()
-  set(pv_fault_python python3)
-endif()
 # Allocation failure injected on one rank of three (alloc_sweep.py): job.gp and job2.gp
 # between them fill from files, "++" and datablocks, plot points, isosurfaces, pm3d,
 # images, labels and 2D plots, write a frame sequence, a mesh table and a checkpoint and
@@ -23,7 +17,7 @@ foreach(sweep_text ${pv_sweeps})
   string(REPLACE "|" ";" sweep "${sweep_text}")
   list(POP_FRONT sweep name script)
   add_test(NAME fault.alloc_sweep_${name}
-    COMMAND ${pv_fault_python} ${CMAKE_CURRENT_LIST_DIR}/alloc_sweep.py
+    COMMAND ${PV_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/alloc_sweep.py
             --pvox $<TARGET_FILE:pvox> --mpiexec ${MPIEXEC_EXECUTABLE} --np 3 --timeout 60
             ${sweep} ${CMAKE_CURRENT_LIST_DIR}/${script})
   set_tests_properties(fault.alloc_sweep_${name} PROPERTIES

@@ -1,14 +1,8 @@
 # Rank/thread determinism of grid fills (run_checksum.py): fill_checksum.gp fills a 64^3 and
 # a 101^3 grid (odd slab split) at 1..4 ranks and 1..2 OpenMP threads; every run must log
 # the same whole-grid checksums (pvox -v) and print the same statistics.
-find_package(Python3 COMPONENTS Interpreter QUIET)
-if(Python3_Interpreter_FOUND)
-  set(pv_gridcheck_python ${Python3_EXECUTABLE})
-else()
-  set(pv_gridcheck_python python3)
-endif()
 add_test(NAME gridcheck.fill_checksum
-  COMMAND ${pv_gridcheck_python} ${CMAKE_CURRENT_LIST_DIR}/run_checksum.py
+  COMMAND ${PV_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/run_checksum.py
           --pvox $<TARGET_FILE:pvox> --mpiexec ${MPIEXEC_EXECUTABLE} --np 1,2,3,4
           --threads 1,2 --min-checksums 7 ${CMAKE_CURRENT_LIST_DIR}/fill_checksum.gp)
 set_tests_properties(gridcheck.fill_checksum PROPERTIES

@@ -9,15 +9,9 @@
 #   undamaged files load bit for bit, files without checksums load unchecked;
 # - io.h5_midwrite.np<N>: a disk that fills inside the voxels, links planted under the
 #   temporary names (fail_write_shim.so, LD_PRELOAD): exit 3, the old checkpoint kept.
-find_package(Python3 COMPONENTS Interpreter QUIET)
-if(Python3_Interpreter_FOUND)
-  set(pv_io_python ${Python3_EXECUTABLE})
-else()
-  set(pv_io_python python3)
-endif()
 foreach(part roundtrip errors)
   add_test(NAME io.h5_${part}
-    COMMAND ${pv_io_python} ${CMAKE_CURRENT_LIST_DIR}/run_h5_scripts.py
+    COMMAND ${PV_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/run_h5_scripts.py
             --pvox $<TARGET_FILE:pvox> --mpiexec ${MPIEXEC_EXECUTABLE} --only ${part})
   set_tests_properties(io.h5_${part} PROPERTIES
     LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300

@@ -4,12 +4,6 @@
 # ctest per rank count, oracle.<case>.np<N>, each running pvox with every thread count
 # listed (run_oracle.py reads the threads from the case); label "oracle;grid;mpi".
 # Without gnuplot the tests skip (77), or fail when the environment has CI=true.
-find_package(Python3 COMPONENTS Interpreter QUIET)
-if(Python3_Interpreter_FOUND)
-  set(pv_oracle_python ${Python3_EXECUTABLE})
-else()
-  set(pv_oracle_python python3)
-endif()
 file(GLOB pv_oracle_cases CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_LIST_DIR}/cases/e[0-9][0-9]_*.gp
   ${CMAKE_CURRENT_LIST_DIR}/cases/s[0-9][0-9]_*.gp
@@ -29,7 +23,7 @@ foreach(case ${pv_oracle_cases})
         set(pv_oracle_procs 2)
       endif()
       add_test(NAME oracle.${cname}.np${np}
-        COMMAND ${pv_oracle_python} ${CMAKE_CURRENT_LIST_DIR}/run_oracle.py
+        COMMAND ${PV_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/run_oracle.py
                 --pvox $<TARGET_FILE:pvox> --np ${np} --mpiexec ${MPIEXEC_EXECUTABLE} ${case})
       set_tests_properties(oracle.${cname}.np${np} PROPERTIES
         LABELS "oracle;grid;mpi" PROCESSORS ${pv_oracle_procs} SKIP_RETURN_CODE 77 TIMEOUT 300
@@ -38,14 +32,14 @@ foreach(case ${pv_oracle_cases})
     continue()
   endif()
   add_test(NAME oracle.${cname}
-    COMMAND ${pv_oracle_python} ${CMAKE_CURRENT_LIST_DIR}/run_oracle.py
+    COMMAND ${PV_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/run_oracle.py
             --pvox $<TARGET_FILE:pvox> ${case})
   set_tests_properties(oracle.${cname} PROPERTIES
     LABELS oracle SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
   file(STRINGS ${case} pv_oracle_mpi_tag REGEX "^# oracle: mpi")
   if(pv_oracle_mpi_tag)
     add_test(NAME oracle.${cname}.np2
-      COMMAND ${pv_oracle_python} ${CMAKE_CURRENT_LIST_DIR}/run_oracle.py
+      COMMAND ${PV_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/run_oracle.py
               --pvox $<TARGET_FILE:pvox> --np 2 --mpiexec ${MPIEXEC_EXECUTABLE} ${case})
     set_tests_properties(oracle.${cname}.np2 PROPERTIES
       LABELS "oracle;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300
