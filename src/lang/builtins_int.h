@@ -69,7 +69,7 @@ static inline bool pv_barg_str(const pv_value *a, pv_opres *r)
 
 static inline int64_t pv_barg_int(const pv_value *v)
 {
-    return v->type == PV_V_INT ? v->i : (int64_t)v->re;
+    return v->type == PV_V_INT ? v->i : pvl_trunc_i64(v->re);
 }
 
 /* ---- families ---------------------------------------------------------------------------

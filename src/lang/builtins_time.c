@@ -8,6 +8,7 @@
 #define _GNU_SOURCE /* strptime, timegm */
 #include "builtins_int.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,7 +134,10 @@ void pv_bi_weekdate(PV_BI_ARGS)
     PV_BI_UNUSED();
     for (int k = 0; k < 3; k++)
         if (!pv_barg_num(&args[k], r)) return;
-    int year = (int)pv_value_real(&args[0]);
+    /* gnuplot casts the year to int (NaN or out of range: INT_MIN on x86); here the lowest
+     * year a struct tm holds */
+    double y = pv_value_real(&args[0]);
+    int year = y > INT_MIN + 1900.0 && y < INT_MAX + 1.0 ? (int)y : INT_MIN + 1900;
     double week = pv_value_real(&args[1]), day = pv_value_real(&args[2]);
     double jan4 = days_to_year(year) + 3;
     int wday = (int)fmod(fmod(jan4 + 4, 7) + 7, 7); /* 1970-01-01 was a Thursday; 0 = Sunday */

@@ -97,13 +97,7 @@ static size_t take_spec(const char *f, char *spec, size_t cap, char *conv)
     return k;
 }
 
-/* A real converted as x86-64 truncates it, where gnuplot's casts run: out of range or NaN
- * gives the lowest value (C leaves that undefined). */
-static long long trunc_llong(double x)
-{
-    return x > -9223372036854775808.0 && x < 9223372036854775808.0 ? (long long)x : LLONG_MIN;
-}
-
+/* pvl_trunc_i64 for an int: out of range or NaN gives INT_MIN, as on x86-64 */
 static int trunc_int(double x)
 {
     return x > -2147483649.0 && x < 2147483648.0 ? (int)x : INT_MIN;
@@ -162,7 +156,7 @@ static char *do_sprintf(const char *fmt, const pv_value *args, int nargs, const 
             if (a->type == PV_V_STR) goto numeric_err;
             /* reals truncate; out of range or NaN gives INT64_MIN (x86, as gnuplot shows);
              * values that fit an int are printed as int (so %x of -1 is ffffffff) */
-            long long v = a->type == PV_V_INT ? (long long)a->i : trunc_llong(a->re);
+            long long v = a->type == PV_V_INT ? (long long)a->i : pvl_trunc_i64(a->re);
             if (conv == 'c' || (v >= INT32_MIN && v <= INT32_MAX)) add_fmt(&b, spec, conv, "", (int)v);
             else add_fmt(&b, spec, conv, "ll", v);
             break;
@@ -240,7 +234,7 @@ static char *do_gprintf(const char *fmt, double x, const char **err)
             add_fmt(&b, spec, conv, "", x);
             break;
         case 'x': case 'X': case 'o': case 'O':
-            add_fmt(&b, spec, conv == 'O' ? 'o' : conv, "ll", trunc_llong(x));
+            add_fmt(&b, spec, conv == 'O' ? 'o' : conv, "ll", (long long)pvl_trunc_i64(x));
             break;
         case 't': { /* mantissa of the power-of-ten form */
             double m = 0.0;

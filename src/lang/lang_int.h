@@ -276,6 +276,12 @@ pv_status pvl_inline_scan(pv_ctx *ctx, const pv_source *src, pv_token *tok, size
 /* ---- misc ----------------------------------------------------------------------------- */
 char *pvl_strdup(const char *s);
 char *pvl_strndup(const char *s, size_t n);
+/* A real truncated to an integer as x86-64 does it, where gnuplot casts: NaN or out of
+ * range gives INT64_MIN (a plain cast would be undefined there). */
+static inline int64_t pvl_trunc_i64(double x)
+{
+    return x > -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN;
+}
 pv_status pv_code_error(pv_env *env, const pv_code *code, size_t off, const char *fmt, ...)
     PV_PRINTF(4, 5);
 

@@ -201,7 +201,7 @@ static pv_status do_substr(pv_vm *vm, const pv_code *code, const pv_instr *I)
         pv_value *v = &vm->stack[vm->sp - (size_t)n + (size_t)k];
         pv_status st = need_num(vm, code, I->off, v);
         if (st) return st;
-        idx[k - 1] = v->type == PV_V_INT ? v->i : (int64_t)v->re;
+        idx[k - 1] = v->type == PV_V_INT ? v->i : pvl_trunc_i64(v->re);
     }
     int64_t len = (int64_t)strlen(s->s), a = idx[0], b = idx[1];
     if (a < 1) a = 1;
@@ -530,7 +530,7 @@ pv_status pv_eval_int(pv_env *env, const pv_code *code, int64_t *out)
         *out = v.i;
         return PV_OK;
     }
-    if (!(v.re > -9.3e18 && v.re < 9.3e18))
+    if (!(v.re >= -9223372036854775808.0 && v.re < 9223372036854775808.0))
         return pv_code_error(env, code, code->start, "integer value out of range");
     *out = (int64_t)v.re;
     return PV_OK;

@@ -6,8 +6,9 @@
  * `skip`, `matrix`, `binary` options) from a table; past the table's end, the clauses are
  * the input's first line instead (at most 200 bytes), so the fuzzer writes its own. Byte 1
  * picks `set datafile` options (bits 0-2), the batch (vector) path (bit 3), 3 default
- * columns instead of 2 (bit 4), a text entry for labels (bit 5) and share 1 of a split in
- * two (bit 6). The rest is the file. Nothing is read from disk.
+ * columns instead of 2 (bit 4), a text entry for labels (bit 5), share 1 of a split in
+ * two (bit 6) and reading the file in pieces of 1 to 13 bytes, as exec passes rank 0's
+ * broadcast pieces (bit 7). The rest is the file. Nothing is read from disk.
  */
 #include "fuzz_common.h"
 
@@ -93,6 +94,40 @@ static pv_status on_event(void *ud, pv_data_event ev, const pv_data_point *pt)
     return PV_OK;
 }
 
+/* The file in small pieces (pv_data_reader), so lines are cut between them. */
+typedef struct pieces {
+    const char *data;
+    size_t len, pos, step;
+} pieces;
+
+static pv_status next_piece(void *ud, const char **data, size_t *n)
+{
+    pieces *pc = ud;
+    size_t left = pc->len - pc->pos;
+    *n = left < pc->step ? left : pc->step;
+    *data = pc->data + pc->pos;
+    pc->pos += *n;
+    return PV_OK;
+}
+
+static void iterate(pv_env *env, const pv_data_spec *ds, unsigned bits, const char *data,
+                    size_t len)
+{
+    pv_data_opts o;
+    set_options(&o, bits);
+    static const pv_sampling samp = {5, 5, 4, 4, -1.0, 1.0, -2.0, 2.0};
+    int ndefault = bits & 16u ? 3 : 2;
+    bool batch = (bits & 8u) != 0;
+    double sum = 0.0;
+    if (bits & 128u) {
+        pieces pc = {data, len, 0, 1 + len % 13};
+        pv_data_reader rd = {next_piece, &pc};
+        pv_data_iterate_rd(env, ds, &o, &rd, &samp, ndefault, batch, on_event, &sum);
+    } else {
+        pv_data_iterate_ex(env, ds, &o, data, len, &samp, ndefault, batch, on_event, &sum);
+    }
+}
+
 /* Parse "'f' <clause>" in exec mode; iterate the data. */
 static void read_data(pv_ctx *ctx, const char *clause, size_t clen, unsigned bits, const char *data,
                       size_t len)
@@ -106,14 +141,7 @@ static void read_data(pv_ctx *ctx, const char *clause, size_t clen, unsigned bit
     pv_data_spec_init(&ds);
     if (env && pv_lex(ctx, src, &tl) == PV_OK) {
         pv_cursor c = {ctx, &tl, 0, tl.ntok};
-        if (pv_data_spec_parse(&c, env, true, &ds) == PV_OK) {
-            pv_data_opts o;
-            set_options(&o, bits);
-            static const pv_sampling samp = {5, 5, 4, 4, -1.0, 1.0, -2.0, 2.0};
-            double sum = 0.0;
-            pv_data_iterate_ex(env, &ds, &o, data, len, &samp, bits & 16u ? 3 : 2, (bits & 8u) != 0,
-                               on_event, &sum);
-        }
+        if (pv_data_spec_parse(&c, env, true, &ds) == PV_OK) iterate(env, &ds, bits, data, len);
         pv_toklist_fini(&tl);
     }
     pv_data_spec_fini(&ds);

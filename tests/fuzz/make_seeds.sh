@@ -51,7 +51,8 @@ scripts | while read -r f; do
 done
 
 # Clause numbers: see the table in fuzz_datafile.c (octal: 001 = `using 1:2`, 013 =
-# `matrix`, 020 = `binary`, 026 = the general binary `format=` case ...).
+# `matrix`, 020 = `binary`, 026 = the general binary `format=` case ...); options 200 read
+# the file in pieces.
 data_files | while read -r f; do
     name=$(flat "$f")
     case "$f" in
@@ -60,9 +61,11 @@ data_files | while read -r f; do
     *matrix*)
         for c in 013 014 015 016 017; do seed "$name.$c" "$c" 000 "$f"; done ;;
     *.csv)
-        for c in 001 003 011; do seed "$name.$c" "$c" 001 "$f"; done ;;
+        for c in 001 003 011; do seed "$name.$c" "$c" 001 "$f"; done
+        seed "$name.pieces" 001 201 "$f" ;;
     *)
         seed "$name.000" 000 000 "$f"
+        seed "$name.pieces" 002 200 "$f"
         seed "$name.003b" 003 010 "$f"
         for c in 004 006 010 012; do seed "$name.$c" "$c" 020 "$f"; done ;;
     esac
