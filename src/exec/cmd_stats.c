@@ -353,6 +353,9 @@ pv_status pv_cmd_stats(pv_interp *I, pv_cursor *c, bool exec)
         S.ncol = 0;
     }
     for (int k = 0; k < S.ncol && st == PV_OK; k++) st = summarise(I->ctx, &S.col[k], &s[k]);
+    /* each rank summarised alone (its copy for the median may fail): agree before the
+     * next command's collectives */
+    st = pv_status_agree(I->ctx, st);
     double slope = 0, icept = 0, slope_err = 0, icept_err = 0, corr = 0, sumxy = 0;
     double pos_min_y = 0, pos_max_y = 0;
     if (st == PV_OK && S.ncol == 2) {
