@@ -28,6 +28,6 @@ target_link_libraries(fuzz_replay_script PRIVATE pv_warnings ${PV_MODULES})
 target_link_libraries(fuzz_replay_datafile PRIVATE pv_warnings pv_lang)
 
 add_test(NAME fuzz.short_run
-  COMMAND sh ${pv_fuzz_dir}/short_run.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/fuzz-clang 30)
+  COMMAND sh ${pv_fuzz_dir}/short_run.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/fuzz-clang 25)
 set_tests_properties(fuzz.short_run PROPERTIES
   LABELS fuzz PROCESSORS 2 TIMEOUT 900 SKIP_RETURN_CODE 77)
