@@ -6,7 +6,9 @@
 #
 # Under CI=true warnings are errors and a skipped test counts as a failure.
 # Environment: PVOX_BUILD build directory (default ./build, or ./build-asan with
-# PVOX_SANITIZE=1, which builds Debug with AddressSanitizer and UBSan).
+# PVOX_SANITIZE). PVOX_SANITIZE=1: the sanitizer suite (tests/README.md "Sanitizer
+# suite": a Debug build with AddressSanitizer, LeakSanitizer and UBSan, the corpus tests
+# reduced, as CI runs it); PVOX_SANITIZE=full: the same with the corpus tests whole.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tools/common.sh
@@ -14,17 +16,21 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 cmake_args=(-DPV_BUILD_TESTS=ON)
 build=${PVOX_BUILD:-$here/build}
-if [ "${PVOX_SANITIZE:-0}" = 1 ]; then
-    build=${PVOX_BUILD:-$here/build-asan}
-    cmake_args+=(-DPV_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
-fi
+sanitize=${PVOX_SANITIZE:-0}
+case $sanitize in
+0) ;;
+1) cmake_args+=(-DPV_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DPV_SANITIZE_CORPUS=REDUCED) ;;
+full) cmake_args+=(-DPV_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DPV_SANITIZE_CORPUS=FULL) ;;
+*) pv_die "PVOX_SANITIZE=$sanitize: use 1 (as CI) or full" ;;
+esac
+[ "$sanitize" = 0 ] || build=${PVOX_BUILD:-$here/build-asan}
 pv_install_packages "${PV_BUILD_PACKAGES[@]}" "${PV_TEST_PACKAGES[@]}"
 pv_build "$here" "$build" "${cmake_args[@]}"
 pv_mpi_env
-if [ "${PVOX_SANITIZE:-0}" = 1 ]; then
+if [ "$sanitize" != 0 ]; then
     # ASAN/LSAN/UBSAN_OPTIONS (halt on a report, reports to $build/sanitizer/reports,
-    # suppressions from tools/sanitizer/) for whatever the tests start outside ctest's
-    # per-test environment, such as the SLURM jobs; written by cmake/PvoxTests.cmake
+    # suppressions from tools/sanitizer/), written by cmake/PvoxTests.cmake, which also
+    # sets them in every test's environment; exported here for anything started outside it
     # shellcheck source=/dev/null
     . "$build/sanitizer/env.sh"
 fi

@@ -125,6 +125,8 @@ def main():
                     help="do not stop at a missing gnuplot (report only pvox)")
     ap.add_argument("--known", default=None,
                     help="file naming the demos pvox does not yet run to the end")
+    ap.add_argument("--exclude", default="",
+                    help="demos not to run, comma-separated (the sanitizer suite's reduced set)")
     ap.add_argument("demos", nargs="*")
     a = ap.parse_args()
 
@@ -134,6 +136,10 @@ def main():
         print("gnuplot-doc demos or gnuplot missing (apt-get install gnuplot-doc gnuplot-nox)")
         return 1 if ci else 77
     demos = a.demos or splot_demos(src)
+    excluded = [d for d in a.exclude.split(",") if d]
+    if excluded:
+        print("not run (--exclude): %s" % " ".join(excluded))
+        demos = [d for d in demos if d not in excluded]
     known = set()
     if a.known:
         for line in open(a.known):
