@@ -99,10 +99,14 @@ endforeach()
 if(PV_SANITIZE)
   # sanitizer.clear empties the report directory before any test, sanitizer.reports fails
   # after all of them if a process wrote a report (tools/sanitizer/reports.sh)
+  # (and, for UBSan's reports, the corpus demos' log of every run's stderr)
+  set(pv_san_logs ${CMAKE_BINARY_DIR}/corpus/runs.log)
   add_test(NAME sanitizer.clear
-    COMMAND sh -c "rm -rf \"$1\" && mkdir -p \"$1\"" sh ${PV_SANITIZER_REPORTS})
+    COMMAND sh -c "rm -rf \"$1\" \"$2\" && mkdir -p \"$1\"" sh ${PV_SANITIZER_REPORTS}
+            ${pv_san_logs})
   add_test(NAME sanitizer.reports
-    COMMAND sh ${CMAKE_SOURCE_DIR}/tools/sanitizer/reports.sh ${PV_SANITIZER_REPORTS})
+    COMMAND sh ${CMAKE_SOURCE_DIR}/tools/sanitizer/reports.sh ${PV_SANITIZER_REPORTS}
+            ${pv_san_logs})
   get_property(pv_all_tests DIRECTORY PROPERTY TESTS)
   list(REMOVE_ITEM pv_all_tests sanitizer.clear sanitizer.reports)
   set_property(TEST ${pv_all_tests} APPEND PROPERTY FIXTURES_REQUIRED pv_sanitizer)

@@ -1,13 +1,23 @@
 #!/bin/sh
-# reports.sh DIR: the ctest "sanitizer.reports" test of a PV_SANITIZE build
+# reports.sh DIR [LOG...]: the ctest "sanitizer.reports" test of a PV_SANITIZE build
 # (cmake/PvoxTests.cmake), run after every other test. Every process of the sanitizer
 # suite writes its AddressSanitizer and LeakSanitizer reports to DIR/asan.<pid>
 # (log_path), so that a report fails the run even when the process was started by a
-# harness that accepts any non-zero exit (a script gnuplot rejects too). Passes when DIR
-# holds no report; otherwise prints them.
+# harness that accepts any non-zero exit (a script gnuplot rejects too). UBSan reports
+# stay on stderr: the LOGs (the corpus demos' log of every run's stderr) are searched for
+# them. Passes when DIR holds no report and no LOG a UBSan one; otherwise prints them.
 dir=$1
+shift
 [ -d "$dir" ] || { echo "no report directory $dir"; exit 1; }
 n=0
+for log in "$@"; do
+    [ -f "$log" ] || continue
+    if grep -q 'runtime error:' "$log"; then
+        n=$((n + 1))
+        echo "==== UBSan in $log"
+        grep -B3 -A8 'runtime error:' "$log" | head -c 20000
+    fi
+done
 for f in "$dir"/*; do
     [ -f "$f" ] || continue
     n=$((n + 1))
