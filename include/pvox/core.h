@@ -62,7 +62,9 @@ typedef struct pv_options {
     const char *outdir;      /* -o DIR, or NULL for the current directory */
     size_t max_memory;       /* --max-memory in bytes per rank, 0 = no explicit limit */
     long fail_alloc_at;      /* testing: make the N-th pv_alloc fail (0 = never) */
-    int fail_alloc_rank;     /* testing: ... on this rank only (-1 = on every rank) */
+    bool fail_alloc_one_rank; /* testing: ... on one rank only (false: on every rank, so a
+                                zero-initialised pv_options means every rank) ... */
+    int fail_alloc_rank;     /* ... this one */
     size_t fail_alloc_min;   /* testing: count only allocations of at least this size */
     const char *checkpoint;  /* --checkpoint FILE: save all grids after grid changes */
     double checkpoint_every; /* --checkpoint-every SECONDS: at most one save per interval */

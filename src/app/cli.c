@@ -100,7 +100,8 @@ static bool parse_fail_alloc(const char *s, pv_options *opt)
     if (!parse_count(count_s, &count)) return false;
     if (at && (!parse_count(rank_s, &rank) || rank > INT_MAX)) return false;
     opt->fail_alloc_at = count;
-    opt->fail_alloc_rank = (int)rank;
+    opt->fail_alloc_one_rank = at != NULL;
+    opt->fail_alloc_rank = at ? (int)rank : 0;
     opt->fail_alloc_min = min;
     return true;
 }

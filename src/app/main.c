@@ -110,7 +110,8 @@ static int run(const pv_cli *cli, int mpi_thread_level)
     pv_log(ctx, PV_LOG_DEBUG, "app", "peak tracked memory %zu bytes on rank %d, %.3f s",
            ctx->mem_peak, ctx->rank, pv_elapsed(ctx));
     /* for fault sweeps (tests/fault): how far N can go on the rank being tested */
-    if (ctx->opt.fail_alloc_at > 0 && ctx->opt.fail_alloc_rank == ctx->rank)
+    if (ctx->opt.fail_alloc_at > 0 && ctx->opt.fail_alloc_one_rank &&
+        ctx->opt.fail_alloc_rank == ctx->rank)
         fprintf(stderr, "pvox: rank %d made %ld counted allocations\n", ctx->rank,
                 ctx->nallocs);
     pv_interp_destroy(I);

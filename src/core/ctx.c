@@ -77,7 +77,6 @@ void pv_options_default(pv_options *opt)
         .outdir = NULL,
         .max_memory = 0,
         .fail_alloc_at = 0,
-        .fail_alloc_rank = -1,
         .iso_cache_bytes = (size_t)256 << 20,
         .frame_writer = -1,
     };

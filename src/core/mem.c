@@ -31,7 +31,7 @@ static bool admit(pv_ctx *ctx, size_t n, size_t more)
     if (n >= ctx->opt.fail_alloc_min) ctx->nallocs++;
     if (ctx->opt.fail_alloc_at > 0 && n >= ctx->opt.fail_alloc_min &&
         ctx->nallocs == ctx->opt.fail_alloc_at &&
-        (ctx->opt.fail_alloc_rank < 0 || ctx->opt.fail_alloc_rank == ctx->rank)) {
+        (!ctx->opt.fail_alloc_one_rank || ctx->opt.fail_alloc_rank == ctx->rank)) {
         pv_err(ctx, PV_ENOMEM, "out of memory: cannot allocate %zu bytes (injected failure)",
                n);
         return false;
