@@ -10,6 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "mpi_start.h"
 #include "pvox/exec.h"
 #include "pvox/stats.h"
 
@@ -68,7 +69,7 @@ static pv_status run_actions(pv_ctx *ctx, pv_interp *I, const pv_cli *cli)
 }
 
 /* Everything after the command line: context, interpreter, the run. Returns the exit code. */
-static int run(const pv_cli *cli, int mpi_thread_level)
+static int run(const pv_cli *cli, int mpi_thread_level, pv_mpi_tuning tuning)
 {
     pv_ctx *ctx = pv_ctx_create(MPI_COMM_WORLD, &cli->opt);
     int ok = ctx != NULL, all_ok = 0;
@@ -85,6 +86,7 @@ static int run(const pv_cli *cli, int mpi_thread_level)
                mpi_thread_level);
     pv_log(ctx, PV_LOG_DEBUG, "app", "pvox %s on %d ranks x %d threads", PV_VERSION_STRING,
            ctx->nranks, ctx->nthreads);
+    pv_log(ctx, PV_LOG_DEBUG, "app", "MPI start-up settings: %s", pv_mpi_tuning_name(tuning));
 
     pv_interp *I = NULL;
     pv_status st = check_outdir(ctx);
@@ -122,10 +124,12 @@ static int run(const pv_cli *cli, int mpi_thread_level)
 int main(int argc, char **argv)
 {
     int provided = 0;
+    pv_mpi_tuning tuning = pv_mpi_tune_env();
     if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fputs("pvox: error: MPI initialisation failed\n", stderr);
         return PV_EXIT_RUNTIME;
     }
+    pv_mpi_untune_env();
     int wrank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
 
@@ -141,7 +145,7 @@ int main(int argc, char **argv)
         if (wrank == 0) pv_cli_print_version(stdout);
         rc = PV_EXIT_OK;
     } else {
-        rc = run(&cli, provided);
+        rc = run(&cli, provided, tuning);
     }
     pv_cli_free(&cli);
     fflush(stdout);

@@ -317,6 +317,32 @@ PY
     expect_rc 1
     expect_err_has "compression level must be between 0 and 9"
     ;;
+mpi_start_mpi)
+    # Open MPI start-up settings chosen from the launch (README "Start-up time"): a
+    # singleton skips Open MPI's daemon and loads only the loopback transport, ranks all
+    # on this node use the shared-memory transport; neither overrides a setting the user
+    # made, neither reaches commands the script runs, PVOX_MPI_TUNE=0 turns both off
+    run "$PVOX" -vv -e 'print 1'
+    expect_rc 0
+    expect_err_has "MPI start-up settings: singleton"
+    # a singleton still does MPI-IO: a checkpoint written and read back
+    run "$PVOX" -e 'set vgrid $g size 24; set vxrange [0:23]; set vyrange [0:23]; set vzrange [0:23]' \
+        -e 'voxel(3,4,5) = 6; vsave "s.h5"; vclear; vload "s.h5"; set print "-"; print voxel(3,4,5)'
+    expect_rc 0
+    expect_out "6.0"
+    [ -s s.h5 ] || fail "the singleton wrote no checkpoint"
+    # the settings are gone once MPI has started: a command the script runs sees none,
+    # and a setting of the user's is kept as it was
+    OMPI_MCA_btl=self,vader run "$PVOX" -e 'set print "-"; print system("env | grep -E \"^OMPI_MCA_(ess_singleton_isolated|pml|btl)=\" | sort")'
+    expect_rc 0
+    expect_out "OMPI_MCA_btl=self,vader"
+    PVOX_MPI_TUNE=0 run "$PVOX" -vv -e 'print 1'
+    expect_rc 0
+    expect_err_has "MPI start-up settings: off (PVOX_MPI_TUNE=0)"
+    run "${mpi[@]}" "$PVOX" -vv -e 'print 1'
+    expect_rc 0
+    expect_err_has "MPI start-up settings: one node"
+    ;;
 no_shell_mpi)
     # --no-shell refuses every shell feature with a located error, exit 1 on 3 ranks, and
     # the command never runs (it would create ran.txt); without it they run (README

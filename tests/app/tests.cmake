@@ -2,7 +2,7 @@
 # Cases ending in _mpi start 3 ranks.
 set(pv_cli_cases version help bad_option bad_option_mpi bad_values good_values missing_file
   missing_file_mpi order order_mpi stdin stdin_mpi script_error exit_status outdir dashdash
-  fault_injection stats_progress_mpi png_options no_shell_mpi)
+  fault_injection stats_progress_mpi png_options no_shell_mpi mpi_start_mpi)
 foreach(c ${pv_cli_cases})
   add_test(NAME app.cli.${c}
     COMMAND env PV_EXPECT_VERSION=${PROJECT_VERSION} bash ${CMAKE_SOURCE_DIR}/tests/app/cli_test.sh ${c} $<TARGET_FILE:pvox>

@@ -1,0 +1,25 @@
+/*
+ * app/mpi_start.h: Open MPI settings for a fast start, chosen from the environment before
+ * MPI_Init (mpi_start.c says what and why).
+ */
+#ifndef PV_APP_MPI_START_H
+#define PV_APP_MPI_START_H
+
+#include <stdbool.h>
+
+typedef enum {
+    PV_MPI_TUNE_NONE,      /* launched across nodes: nothing set */
+    PV_MPI_TUNE_SINGLETON, /* no launcher: no daemon, loopback transport */
+    PV_MPI_TUNE_ONE_NODE,  /* Open MPI's mpiexec, every rank on this node: pml ob1 */
+    PV_MPI_TUNE_OFF        /* PVOX_MPI_TUNE=0 */
+} pv_mpi_tuning;
+
+/* Set the OMPI_MCA_* variables this process's launch allows (never overriding one that is
+ * set). Call before MPI_Init. */
+pv_mpi_tuning pv_mpi_tune_env(void);
+/* Remove what pv_mpi_tune_env set (after MPI_Init has read it). */
+void pv_mpi_untune_env(void);
+/* A phrase for the debug log. */
+const char *pv_mpi_tuning_name(pv_mpi_tuning t);
+
+#endif
