@@ -260,4 +260,12 @@ pv_status pv_data_iterate_rd(pv_env *env, const pv_data_spec *ds, const pv_data_
                              const pv_data_reader *rd, const pv_sampling *samp, int ndefault,
                              bool batch, pv_data_event_fn fn, void *ud);
 
+/* Points only, for the pv_row_fn interface: pass pv_data_rows_event as the event function
+ * and a pv_data_rows {fn, ud} as its ud; other events are ignored. */
+typedef struct pv_data_rows {
+    pv_row_fn fn;
+    void *ud;
+} pv_data_rows;
+pv_status pv_data_rows_event(void *rows, pv_data_event ev, const pv_data_point *pt);
+
 #endif /* PVOX_DATAFILE_H */

@@ -116,21 +116,9 @@ pv_status pv_exec_data_pass(pv_interp *I, pv_exec_input *in, const pv_data_spec 
     return r.failed ? locate_at(I, ds->src, ds->name_off, st) : st;
 }
 
-/* Points only, as pv_data_iterate gives them. */
-typedef struct rows_ud {
-    pv_row_fn fn;
-    void *ud;
-} rows_ud;
-
-static pv_status rows_cb(void *ud, pv_data_event ev, const pv_data_point *pt)
-{
-    const rows_ud *r = ud;
-    return ev == PV_DATA_POINT ? r->fn(r->ud, pt->vals, pt->nvals, pt->row) : PV_OK;
-}
-
 pv_status pv_exec_data_rows(pv_interp *I, pv_exec_input *in, const pv_data_spec *ds,
                                const pv_sampling *samp, int ndefault, pv_row_fn fn, void *ud)
 {
-    rows_ud r = {fn, ud};
-    return pv_exec_data_pass(I, in, ds, NULL, samp, ndefault, false, rows_cb, &r);
+    pv_data_rows r = {fn, ud};
+    return pv_exec_data_pass(I, in, ds, NULL, samp, ndefault, false, pv_data_rows_event, &r);
 }

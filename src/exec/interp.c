@@ -47,7 +47,7 @@ static bool tok_ends_stmt(const pv_token *t)
 
 /* Pair every `{` of a token list with its `}` (and back) once, before it runs: finding a
  * block's end by scanning at every level made deeply nested blocks quadratic. An
- * unmatched brace is paired with ntok. NULL if memory ran out (the scan is used then). */
+ * unmatched brace is paired with ntok. NULL if memory ran out. */
 static size_t *pair_braces(const pv_toklist *tl)
 {
     size_t *pair = malloc((tl->ntok + 1) * sizeof *pair);
@@ -71,26 +71,19 @@ static size_t *pair_braces(const pv_toklist *tl)
     return pair;
 }
 
-/* The brace pairs of `tl` if it is one of the sources being run, else NULL. */
+/* The brace pairs of `tl`, one of the sources being run (pv_exec_source made them). */
 static const size_t *pairs_of(const pv_interp *I, const pv_toklist *tl)
 {
     for (int k = I->depth - 1; k >= 0; k--)
         if (I->brace_tl[k] == tl) return I->brace_pair[k];
-    return NULL;
+    return NULL; /* not reached: every token list run comes through pv_exec_source */
 }
 
 /* Index of the `}` matching the `{` at `open`, or `hi` if none. */
 static size_t match_brace(const pv_interp *I, const pv_toklist *tl, size_t open, size_t hi)
 {
     const size_t *pair = pairs_of(I, tl);
-    if (pair) return pair[open] < hi ? pair[open] : hi;
-    int depth = 0;
-    for (size_t i = open; i < hi; i++) {
-        const pv_token *t = &tl->tok[i];
-        if (tok_is_op(t, "{")) depth++;
-        else if (tok_is_op(t, "}") && --depth == 0) return i;
-    }
-    return hi;
+    return pair[open] < hi ? pair[open] : hi;
 }
 
 /* End of the simple statement starting at p: the first NEWLINE/`;` at brace depth 0.
@@ -105,7 +98,7 @@ static size_t stmt_end(const pv_interp *I, const pv_toklist *tl, size_t p, size_
     int depth = 0;
     for (size_t i = p; i < hi; i++) {
         const pv_token *t = &tl->tok[i];
-        if (depth == 0 && pair && tok_is_op(t, "{") && pair[i] < hi) i = pair[i]; /* skip */
+        if (depth == 0 && tok_is_op(t, "{") && pair[i] < hi) i = pair[i]; /* skip */
         else if (tok_is_op(t, "{")) depth++;
         else if (tok_is_op(t, "}")) depth--;
         else if (depth <= 0 && tok_ends_stmt(t)) return i;
@@ -377,9 +370,11 @@ pv_status pv_exec_source(pv_interp *I, pv_source *src)
     pv_toklist tl = {0};
     pv_status st = pv_exec_backquotes(I, &src); /* `cmd` substitution, as gnuplot reads */
     if (st == PV_OK) st = pv_lex(I->ctx, src, &tl);
+    size_t *pairs = st == PV_OK ? pair_braces(&tl) : NULL;
+    if (st == PV_OK && !pairs) st = pv_err(I->ctx, PV_ENOMEM, "out of memory");
     if (st == PV_OK) {
         I->brace_tl[I->depth] = &tl;
-        I->brace_pair[I->depth] = pair_braces(&tl);
+        I->brace_pair[I->depth] = pairs;
         I->depth++;
         st = run_range(I, &tl, 0, tl.ntok, false);
         if (st == PV_OK && I->ctx->opt.check_only && I->check_errors > 0)

@@ -1083,22 +1083,18 @@ pv_status pv_data_iterate_rd(pv_env *env, const pv_data_spec *ds, const pv_data_
     return iterate(env, ds, opts, NULL, 0, rd, samp, ndefault, use_batch, fn, ud);
 }
 
-/* The simple interface: points only, NaN for undefined values. */
-typedef struct simple_ud {
-    pv_row_fn fn;
-    void *ud;
-} simple_ud;
-
-static pv_status simple_cb(void *ud, pv_data_event ev, const pv_data_point *pt)
+pv_status pv_data_rows_event(void *rows, pv_data_event ev, const pv_data_point *pt)
 {
-    const simple_ud *s = ud;
+    const pv_data_rows *r = rows;
     if (ev != PV_DATA_POINT) return PV_OK;
-    return s->fn(s->ud, pt->vals, pt->nvals, pt->row);
+    return r->fn(r->ud, pt->vals, pt->nvals, pt->row);
 }
 
+/* The simple interface: points only, NaN for undefined values. */
 pv_status pv_data_iterate(pv_env *env, const pv_data_spec *ds, const char *text, size_t len,
                           const pv_sampling *samp, int ndefault, pv_row_fn fn, void *ud)
 {
-    simple_ud s = {fn, ud};
-    return pv_data_iterate_ex(env, ds, NULL, text, len, samp, ndefault, false, simple_cb, &s);
+    pv_data_rows r = {fn, ud};
+    return pv_data_iterate_ex(env, ds, NULL, text, len, samp, ndefault, false, pv_data_rows_event,
+                              &r);
 }
