@@ -75,8 +75,10 @@ pv_status pv_frames_prepare(pv_interp *I, int w, int h)
     return pv_status_agree(ctx, st);
 }
 
-int pv_frames_writer(const pv_interp *I)
+int pv_frames_writer(const pv_interp *I, const char *path)
 {
+    /* frames take turns on the ranks, but a stream (`/dev/stdout`, "| cmd") keeps order */
+    if (pv_io_is_stream_name(path)) return 0;
     int P = I->ctx->nranks, fixed = I->ctx->opt.frame_writer;
     if (fixed >= 0) return fixed % P;
     return I->frames ? (int)(I->frames->count % P) : 0;

@@ -78,8 +78,9 @@ pv_scene_iso_cache *pv_frames_iso_cache(pv_interp *I, int p, int npasses);
  * status is agreed. */
 pv_status pv_frames_prepare(pv_interp *I, int w, int h);
 
-/* The rank that receives, annotates and writes the next frame. */
-int pv_frames_writer(const pv_interp *I);
+/* The rank that receives, annotates and writes the next frame, to `path`: rank 0 for a
+ * stream (pv_io_is_stream_name), else --frame-writer's choice. */
+int pv_frames_writer(const pv_interp *I, const char *path);
 
 /* The writer's buffers and thread (made on first use). Not collective. */
 pv_status pv_frames_writer_buffers(pv_interp *I);

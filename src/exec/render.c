@@ -1478,8 +1478,7 @@ pv_status pv_render_splot(pv_interp *I, pv_cursor *c, size_t off, pv_scene_elem 
         return sp;
     }
     pv_frames *FR = I->frames;
-    /* frames take turns on the ranks, but a stream (`/dev/stdout`, "| cmd") keeps order */
-    int writer = pv_io_is_stream_name(path) ? 0 : pv_frames_writer(I);
+    int writer = pv_frames_writer(I, path);
 
     /* this rank's slab: the first voxel grid of the plot defines it */
     const pv_grid *sg = NULL;
