@@ -22,35 +22,40 @@
 #include <unistd.h>
 
 /* ---- measured figures ---------------------------------------------------------------
- * Rates: 1 rank x 1 thread (--threads 1, OMP_NUM_THREADS=1), release build
- * (RelWithDebInfo, GCC 12), 2-core shared VM (AMD EPYC, Debian 12), 2026-12-07, median
- * of 3 runs (the machine was shared: runs spread by up to 2x):
- *   fill     `pvox -v --threads 1 -e "N=512; F=0" bench/frames_seq.gp`, the "vfill: U
- *            voxel updates in T s" line (the dipole pair: 2 N^3 updates)
- *   iso      `pvox --threads 1 --stats S.json -e "N=256|512" bench/iso_201.gp` (201
- *            levels, 800x600): voxels / scene_s (extraction, triangles lit, projected and
- *            added) for EXTRACT, 56 and 54 M voxels/s at 256^3 and 512^3 (it grows with
- *            the voxels, not the triangles); triangles / raster_s at 512^3 for RASTER
- *            (0.77 M/s at 256^3: larger triangles); triangles 592774 at 256^3 and
+ * Rates: 1 rank x 1 thread (--threads 1, OMP_NUM_THREADS=1), RelWithDebInfo build (GCC
+ * 12), 2-core VM (AMD EPYC, Debian 12) shared with other jobs (load 5-8), 2026-12-07.
+ * Wall-clock phase times moved 2-3x with that load, so a phase's cost is its CPU time:
+ * user+sys seconds (/usr/bin/time) of the job minus those of the same job without the
+ * phase, median of 5 back-to-back pairs:
+ *   fill     `pvox -q --threads 1 -e "N=512; S=10; F=0" bench/frames_seq.gp` against the
+ *            same script without its vfill line: 0.40 s for 2 x 512^3 updates (the dipole
+ *            pair, each voxel within both sources). `pvox -v` prints the wall-clock rate
+ *            ("vfill: U voxel updates in T s"): 290-415 M/s here, 633 M/s on a quiet day
+ *            (bench/README.md)
+ *   extract, raster  `pvox -q --threads 1 --stats S.json -e "N=512" bench/iso_201.gp`
+ *            (201 levels, 800x600, 2381130 triangles) against it without its splot line:
+ *            2.12 s, split by the --stats share of scene_s (extraction: triangles made,
+ *            lit, projected) and raster_s, 0.525; at 256^3 the same gives 105 M voxels/s
+ *            and 1.56 M triangles/s (larger triangles). Triangles: 592774 at 256^3,
  *            2381130 at 512^3 (x 4.02: they grow as N^2)
- *   frame    `pvox --threads 1 --stats S.json -e "N=256; S=256; F=10; W=1920; H=1080"
- *            bench/frames_seq.gp` (a pm3d x-slice of 256x256 "++" samples a frame, as
- *            bench_frames.sh job b): pixels / (scene_s + raster_s + annotate_s +
- *            encode_s) a frame (write_s overlaps on the PNG thread), 0.35 s a frame;
- *            800x600 with 100x100 samples gave 4.9 M pixels/s
+ *   frame    `pvox -q --threads 1 -e "N=256; S=256; F=10; W=1920; H=1080"
+ *            bench/frames_seq.gp` against F=0 (a pm3d x-slice of 256x256 "++" samples a
+ *            frame, drawn, annotated, encoded and written, as bench_frames.sh job b):
+ *            0.161 s a frame
  *   checksum `pvox -v --threads 1 -e 'vload "f.h5"'` of a 512^3 grid: the seconds
- *            between the vload line and the grid checksum line (one pass over 512 MiB)
+ *            between the vload line and the grid checksum line that -v adds (one pass
+ *            over 512 MiB), median of 6: 0.556 s (wall clock)
  * Memory: pvox's tracked peak (--stats peak_memory_bytes) minus slab and ghost plane,
  * 1 rank, same machine and day: a pm3d slice frame at 800x600, 1600x1200 and 3200x2400
  * (fit: FRAME_FIXED + FRAME_PX_BYTES a pixel), an isosurface frame (201 levels, 256^3,
  * --iso-cache 0) at 800x600 and 1600x1200 (ISO_PX_BYTES a pixel: a second full-canvas
  * tile for the z steps); an empty job's resident size for BASE_BYTES. */
 static const double plan_rate_default[PV_RATE_COUNT] = {
-    [PV_RATE_FILL] = 272e6,     /* voxel updates/s */
-    [PV_RATE_EXTRACT] = 54e6,   /* voxels/s at 201 levels, triangles made and added */
-    [PV_RATE_RASTER] = 1.05e6,  /* isosurface triangles/s at 800x600 */
-    [PV_RATE_FRAME] = 5.9e6,    /* pixels/s of a pm3d slice frame */
-    [PV_RATE_CHECKSUM] = 1.1e9, /* bytes/s */
+    [PV_RATE_FILL] = 671e6,      /* voxel updates/s */
+    [PV_RATE_EXTRACT] = 121e6,   /* voxels/s at 201 levels */
+    [PV_RATE_RASTER] = 2.36e6,   /* isosurface triangles/s at 800x600 */
+    [PV_RATE_FRAME] = 12.9e6,    /* pixels/s of a pm3d slice frame */
+    [PV_RATE_CHECKSUM] = 0.97e9, /* bytes/s */
 };
 static const char *const plan_rate_name[PV_RATE_COUNT] = {"fill", "extract", "raster", "frame",
                                                           "checksum"};
@@ -550,8 +555,8 @@ static void print_table(const pv_plan_args *a, const plan_out *o, FILE *f)
             "canvas, binary swap)\n\n",
             bytes_h(o->comp_sent, b1, sizeof b1));
 
-    fprintf(f, "assumptions: rates per core measured on pvox (1 rank x 1 thread, 2-core "
-               "VM, 2026-12-07):");
+    fprintf(f, "assumptions: rates per core measured on pvox (CPU time, 1 rank x 1 thread, "
+               "256^3-512^3 grids, 2-core VM, 2026-12-07):");
     for (int k = 0; k < PV_RATE_COUNT; k++)
         fprintf(f, "%s %s=%.3g", k ? "," : "", plan_rate_name[k], a->rate[k]);
     fprintf(f,
