@@ -311,6 +311,7 @@ static bool rank_memory(const pv_plan_args *a, long P, plan_mem *m)
     m->cache = iso ? (double)a->iso_cache : 0;
     double pm3d = FRAME_FIXED + FRAME_PX_BYTES * px, isof = ISO_PX_BYTES * px;
     m->frame = iso && isof > pm3d ? isof : pm3d;
+    if (!iso && a->frames == 0) m->frame = 0; /* a fill-and-save job draws nothing */
     m->base = BASE_BYTES;
     m->total = m->slab + m->ghost + m->batch + m->cache + m->frame + m->base;
     return true;
@@ -502,8 +503,9 @@ static void print_table(const pv_plan_args *a, const plan_out *o, FILE *f)
         fprintf(f, "  isosurface cache  %12s  --iso-cache (at most)\n",
                 bytes_h(m->cache, b1, sizeof b1));
     }
-    fprintf(f, "  frame buffers     %12s  %dx%d canvas, tiles, compositor, writer\n",
-            bytes_h(m->frame, b1, sizeof b1), a->width, a->height);
+    if (m->frame > 0)
+        fprintf(f, "  frame buffers     %12s  %dx%d canvas, tiles, compositor, writer\n",
+                bytes_h(m->frame, b1, sizeof b1), a->width, a->height);
     fprintf(f, "  pvox base         %12s  MPI and libraries, resident\n",
             bytes_h(m->base, b1, sizeof b1));
     fprintf(f, "  total             %12s  budget %s (%s %s / %ld rank%s): %s\n\n",
