@@ -77,7 +77,7 @@ static const char *const plan_rate_name[PV_RATE_COUNT] = {"fill", "extract", "ra
 #define DEFAULT_FRAMES 100
 #define DEFAULT_BATCH 500000
 #define DEFAULT_ISO_CACHE ((size_t)256 << 20)
-#define MAX_N ((int64_t)1 << 21)
+#define MAX_N ((int64_t)1 << 20) /* N^3 floats stay below 2^64 bytes */
 
 /* ---- command line ------------------------------------------------------------------ */
 
@@ -302,7 +302,10 @@ typedef struct plan_mem {
 static bool rank_memory(const pv_plan_args *a, long P, plan_mem *m)
 {
     size_t slab;
-    if (!pv_decomp_slab_bytes(a->n, (int)P, 0, &slab)) return false;
+    if (!pv_decomp_slab_bytes(a->n, (int)P, 0, &slab)) {
+        m->slab = m->total = HUGE_VAL; /* beyond size_t: fits nowhere */
+        return false;
+    }
     double n = (double)a->n, px = (double)a->width * a->height;
     bool iso = a->levels > 0;
     m->slab = (double)slab;
