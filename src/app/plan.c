@@ -552,13 +552,16 @@ static void print_table(const pv_plan_args *a, const plan_out *o, FILE *f)
                     "level 0: %.3g triangles\n",
                     secs_h(o->t_raster_worst, b1, sizeof b1), o->tris_worst);
     }
-    fprintf(f, "  slice frame      %10s  pm3d at %dx%d; %ld frames %s\n",
-            secs_h(o->t_frame, b1, sizeof b1), a->width, a->height, a->frames,
-            secs_h(o->t_frame * (double)a->frames, b2, sizeof b2));
-    fprintf(f,
-            "  compositing      %10s  sent per rank per frame (at most: full opaque "
-            "canvas, binary swap)\n\n",
-            bytes_h(o->comp_sent, b1, sizeof b1));
+    if (a->frames > 0)
+        fprintf(f, "  slice frame      %10s  pm3d at %dx%d; %ld frames %s\n",
+                secs_h(o->t_frame, b1, sizeof b1), a->width, a->height, a->frames,
+                secs_h(o->t_frame * (double)a->frames, b2, sizeof b2));
+    if (a->frames > 0 || a->levels > 0)
+        fprintf(f,
+                "  compositing      %10s  sent per rank per frame (at most: full opaque "
+                "canvas, binary swap)\n",
+                bytes_h(o->comp_sent, b1, sizeof b1));
+    fputc('\n', f);
 
     fprintf(f, "assumptions: rates per core measured on pvox (CPU time, 1 rank x 1 thread, "
                "256^3-512^3 grids, 2-core VM, 2026-12-07):");
