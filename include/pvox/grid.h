@@ -22,6 +22,9 @@
 void pv_decomp_slab(int64_t n, int nranks, int rank, int64_t *z0, int64_t *z1);
 /* The rank owning plane iz (0 <= iz < n). */
 int pv_decomp_owner(int64_t n, int nranks, int64_t iz);
+/* Bytes of the float slab rank `rank` holds (what the grid size check asks the memory
+ * budget for; rank 0's is the largest). False if the size overflows size_t. */
+bool pv_decomp_slab_bytes(int64_t n, int nranks, int rank, size_t *bytes);
 
 /* ---- memory limit ----------------------------------------------------------------- */
 
@@ -29,6 +32,12 @@ int pv_decomp_owner(int64_t n, int nranks, int64_t iz);
  * memory limit divided among this node's ranks, and MemAvailable divided among this node's
  * ranks. Collective (counts the ranks on this node). */
 size_t pv_mem_budget(pv_ctx *ctx);
+/* The memory of this node that pv_mem_budget shares among the node's `node_ranks` ranks:
+ * the smallest of the cgroup limit, the SLURM limit (SLURM_MEM_PER_NODE, or
+ * SLURM_MEM_PER_CPU times the CPUs of node_ranks tasks) and MemAvailable; 0 if none can
+ * be read. *source (if not NULL) names the one that decided ("cgroup", "SLURM",
+ * "MemAvailable"). Not collective. */
+size_t pv_mem_node_limit(int node_ranks, const char **source);
 
 /* ---- grids ------------------------------------------------------------------------ */
 

@@ -250,6 +250,10 @@ pv_status pv_cli_parse(int argc, char **argv, pv_cli *cli)
     pv_options_default(&cli->opt);
     cli->actions = calloc(argc > 0 ? (size_t)argc : 1, sizeof *cli->actions);
     if (!cli->actions) return usage(cli, "out of memory");
+    if (pv_plan_wanted(argc, argv)) { /* the whole command line is the planner's */
+        cli->plan = true;
+        return pv_plan_parse(argc, argv, &cli->plan_args, &cli->help, &cli->error);
+    }
     bool progress_set = false, only_scripts = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -345,6 +349,13 @@ void pv_cli_print_help(FILE *f)
           "  --stats FILE         write per-frame timings, compositor bytes and peak memory\n"
           "                       of every rank to FILE as JSON at the end of the run\n"
           "                       (README \"Statistics (--stats)\")\n"
+          "  --plan N             print what an N^3 grid needs and exit: memory per rank,\n"
+          "                       the fewest ranks and nodes, checkpoint size, time per\n"
+          "                       phase; with --ranks P, --ranks-per-node R, --mem SIZE (a\n"
+          "                       node's), --levels L, --size WxH, --frames F, --bandwidth\n"
+          "                       SIZE (per second), --threads, --batch-triangles,\n"
+          "                       --iso-cache, --rate NAME=VALUE, --json (README \"Planning\n"
+          "                       a run (--plan)\")\n"
           "  --progress           progress bars with rate and time left on stderr (default\n"
           "                       when stderr is a terminal)\n"
           "  --no-progress        no progress bars\n"

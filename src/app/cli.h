@@ -7,6 +7,7 @@
 #ifndef PVOX_APP_CLI_H
 #define PVOX_APP_CLI_H
 
+#include "plan.h"
 #include "pvox/core.h"
 
 typedef enum pv_action_kind {
@@ -25,6 +26,8 @@ typedef struct pv_cli {
     int nactions;
     bool help;          /* --help seen */
     bool version;       /* --version seen */
+    bool plan;          /* --plan seen: plan_args hold the planner's command line */
+    pv_plan_args plan_args;
     char *error;        /* usage error (malloc'd), NULL if the command line is fine */
 } pv_cli;
 

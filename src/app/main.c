@@ -141,6 +141,9 @@ int main(int argc, char **argv)
     } else if (cli.help) {
         if (wrank == 0) pv_cli_print_help(stdout);
         rc = PV_EXIT_OK;
+    } else if (cli.plan) { /* arithmetic only, no collective: rank 0 prints */
+        if (wrank == 0) pv_plan_print(&cli.plan_args, stdout);
+        rc = PV_EXIT_OK;
     } else if (cli.version) {
         if (wrank == 0) pv_cli_print_version(stdout);
         rc = PV_EXIT_OK;

@@ -68,6 +68,27 @@ static size_t min_nonzero(size_t a, size_t b)
     return a < b ? a : b;
 }
 
+/* Lower *limit to `v` (if readable and smaller), naming its source. */
+static void lower_to(size_t *limit, const char **source, size_t v, const char *name)
+{
+    if (v != 0 && (*limit == 0 || v < *limit)) {
+        *limit = v;
+        *source = name;
+    }
+}
+
+size_t pv_mem_node_limit(int node_ranks, const char **source)
+{
+    size_t limit = 0;
+    const char *src = "none";
+    lower_to(&limit, &src, read_size_file("/sys/fs/cgroup/memory.max"), "cgroup");
+    lower_to(&limit, &src, read_size_file("/sys/fs/cgroup/memory/memory.limit_in_bytes"), "cgroup");
+    lower_to(&limit, &src, slurm_limit(node_ranks), "SLURM");
+    lower_to(&limit, &src, mem_available(), "MemAvailable");
+    if (source) *source = src;
+    return limit;
+}
+
 size_t pv_mem_budget(pv_ctx *ctx)
 {
     MPI_Comm node;
@@ -77,12 +98,7 @@ size_t pv_mem_budget(pv_ctx *ctx)
         MPI_Comm_size(node, &node_ranks);
         MPI_Comm_free(&node);
     }
-    size_t node_limit = read_size_file("/sys/fs/cgroup/memory.max");
-    node_limit = min_nonzero(node_limit,
-                             read_size_file("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
-    node_limit = min_nonzero(node_limit, slurm_limit(node_ranks));
-    node_limit = min_nonzero(node_limit, mem_available());
-    size_t budget = node_limit / (size_t)node_ranks;
+    size_t budget = pv_mem_node_limit(node_ranks, NULL) / (size_t)node_ranks;
     budget = min_nonzero(budget, ctx->opt.max_memory);
     if (budget == 0)
         budget = (size_t)1 << 40; /* nothing readable: do not refuse */

@@ -21,3 +21,12 @@ int pv_decomp_owner(int64_t n, int nranks, int64_t iz)
         return (int)(iz / (base + 1));
     return (int)(extra + (iz - big) / base);
 }
+
+bool pv_decomp_slab_bytes(int64_t n, int nranks, int rank, size_t *bytes)
+{
+    int64_t z0, z1;
+    pv_decomp_slab(n, nranks, rank, &z0, &z1);
+    size_t plane;
+    return pv_mul_size((size_t)n, (size_t)n, &plane) && pv_mul_size(plane, sizeof(float), &plane) &&
+           pv_mul_size(plane, (size_t)(z1 - z0), bytes);
+}

@@ -29,12 +29,8 @@ static void human_bytes(double b, char *buf, size_t len)
 /* Collective check that every rank can hold its slab of an n³ grid. */
 static pv_status check_memory(pv_ctx *ctx, const char *name, int64_t n)
 {
-    int64_t z0, z1;
-    pv_decomp_slab(n, ctx->nranks, ctx->rank, &z0, &z1);
-    size_t plane, need;
-    bool ok = pv_mul_size((size_t)n, (size_t)n, &plane) &&
-              pv_mul_size(plane, sizeof(float), &plane) &&
-              pv_mul_size(plane, (size_t)(z1 - z0), &need);
+    size_t need;
+    bool ok = pv_decomp_slab_bytes(n, ctx->nranks, ctx->rank, &need);
     size_t budget = pv_mem_budget(ctx);
     size_t avail = budget > ctx->mem_current ? budget - ctx->mem_current : 0;
     int fail = (!ok || need > avail) ? 1 : 0, any = 0;

@@ -16,3 +16,20 @@ foreach(c ${pv_cli_cases})
   set_tests_properties(app.cli.${c} PROPERTIES LABELS "${labels}" PROCESSORS ${procs}
     TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "${PV_MPI_ENV}")
 endforeach()
+
+# `pvox --plan` (tests/app/plan_test.sh): its figures against pvox's own grid check,
+# refusal message and vsave files. Cases ending in _mpi (and mpi) start up to 3 ranks.
+set(pv_plan_cases table mpi bad_args grid_check_mpi fewest_mpi checkpoint_size)
+foreach(c ${pv_plan_cases})
+  add_test(NAME app.plan.${c}
+    COMMAND bash ${CMAKE_SOURCE_DIR}/tests/app/plan_test.sh ${c} $<TARGET_FILE:pvox>
+            ${MPIEXEC_EXECUTABLE})
+  set(procs 1)
+  set(labels app)
+  if(c MATCHES "mpi")
+    set(procs 3)
+    set(labels app mpi)
+  endif()
+  set_tests_properties(app.plan.${c} PROPERTIES LABELS "${labels}" PROCESSORS ${procs}
+    TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()
