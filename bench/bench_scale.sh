@@ -24,7 +24,7 @@
 #             launch to the fill kernel, the kernel, the end of the run; dipole and Gaussian.
 #   anchor    gnuplot 5.4 on the same job at GN^3 (128; 256 at most) with GF (100) frames;
 #             ParaView's pvbatch on the sequence (bench/frames_pvbatch.py, PV_F frames,
-#             default F) and VTK's flying edges (bench/iso_vtk.py, VTK_LEVELS, default 1
+#             default F) and VTK's flying edges (bench/iso_vtk.py, VTK_LEVELS, default "0": one
 #             level) on the N^3 checkpoint of the job part.
 # WORK (default build/bench_scale) holds the runs and the checkpoints (4 GiB at 1024^3;
 # deleted at the end unless KEEP=1); RESULTS (default WORK) gets the .dat files; PLOTS
