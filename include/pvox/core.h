@@ -76,7 +76,8 @@ typedef struct pv_options {
     bool frame_encode_writer; /* --frame-encode writer: the writer alone annotates and
                                 encodes each frame (default false: every rank its piece) */
     size_t iso_cache_bytes;  /* --iso-cache MIB: isosurface polygons a rank keeps for the
-                                next frame of an unchanged grid (0 = none; default 256 MiB) */
+                                next frame of an unchanged grid (0 = none; default
+                                PV_ISO_CACHE_AUTO: pv_iso_cache_default) */
     bool check_only;         /* --check: check every statement's syntax, report all errors,
                                 run nothing */
     const char *stats_path;  /* --stats FILE: per-frame statistics as JSON at the end of the
@@ -247,6 +248,14 @@ void *pv_calloc(pv_ctx *ctx, size_t count, size_t size);
 void pv_free(pv_ctx *ctx, void *p, size_t n);
 /* *out = a*b; false (and *out untouched) on overflow. */
 bool pv_mul_size(size_t a, size_t b, size_t *out);
+
+/* --iso-cache's default: the isosurface polygon cache and the rank's grid memory share the
+ * fixed 256 MiB of the memory target (bench/README.md, "A 1024^3 job end to end"):
+ * 256 MiB less a quarter of `grid_bytes`, nothing from 1 GiB of grid up. A big grid's
+ * polygons would not fit a cache of that size anyway (a 1024^3 frame of 201 levels has
+ * 9.5 M triangles). */
+#define PV_ISO_CACHE_AUTO SIZE_MAX
+size_t pv_iso_cache_default(size_t grid_bytes);
 
 /* The growable array: make room for at least `need` elements of `elem` bytes in the
  * array whose address is `arrp` (a `T **`) and whose capacity in elements is *cap,

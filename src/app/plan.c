@@ -76,7 +76,6 @@ static const char *const plan_rate_name[PV_RATE_COUNT] = {"fill", "extract", "ra
 #define DEFAULT_LEVELS 201
 #define DEFAULT_FRAMES 100
 #define DEFAULT_BATCH 500000
-#define DEFAULT_ISO_CACHE ((size_t)256 << 20)
 #define MAX_N ((int64_t)1 << 20) /* N^3 floats stay below 2^64 bytes */
 
 /* ---- command line ------------------------------------------------------------------ */
@@ -252,7 +251,7 @@ pv_status pv_plan_parse(int argc, char **argv, pv_plan_args *a, bool *help, char
     a->frames = DEFAULT_FRAMES;
     a->bandwidth = DEFAULT_BANDWIDTH;
     a->batch_triangles = DEFAULT_BATCH;
-    a->iso_cache = DEFAULT_ISO_CACHE;
+    a->iso_cache = PV_ISO_CACHE_AUTO;
     memcpy(a->rate, plan_rate_default, sizeof a->rate);
     *help = false;
     for (int i = 1; i < argc; i++) {
@@ -311,7 +310,8 @@ static bool rank_memory(const pv_plan_args *a, long P, plan_mem *m)
     m->slab = (double)slab;
     m->ghost = iso ? n * n * sizeof(float) : 0;
     m->batch = iso ? TRI_BYTES * (double)a->batch_triangles : 0;
-    m->cache = iso ? (double)a->iso_cache : 0;
+    size_t cache = a->iso_cache == PV_ISO_CACHE_AUTO ? pv_iso_cache_default(slab) : a->iso_cache;
+    m->cache = iso ? (double)cache : 0;
     double pm3d = FRAME_FIXED + FRAME_PX_BYTES * px, isof = ISO_PX_BYTES * px;
     m->frame = iso && isof > pm3d ? isof : pm3d;
     if (!iso && a->frames == 0) m->frame = 0; /* a fill-and-save job draws nothing */
@@ -503,7 +503,8 @@ static void print_table(const pv_plan_args *a, const plan_out *o, FILE *f)
                 bytes_h(m->ghost, b1, sizeof b1));
         fprintf(f, "  isosurface batch  %12s  --batch-triangles %ld x %.0f B\n",
                 bytes_h(m->batch, b1, sizeof b1), a->batch_triangles, TRI_BYTES);
-        fprintf(f, "  isosurface cache  %12s  --iso-cache (at most)\n",
+        fprintf(f, "  isosurface cache  %12s  --iso-cache (at most; default 256 MiB less a quarter\n"
+                   "                                of the slab)\n",
                 bytes_h(m->cache, b1, sizeof b1));
     }
     if (m->frame > 0)

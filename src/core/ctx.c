@@ -77,7 +77,7 @@ void pv_options_default(pv_options *opt)
         .outdir = NULL,
         .max_memory = 0,
         .fail_alloc_at = 0,
-        .iso_cache_bytes = (size_t)256 << 20,
+        .iso_cache_bytes = PV_ISO_CACHE_AUTO,
         .frame_writer = -1,
     };
 }

@@ -24,6 +24,13 @@ bool pv_mul_size(size_t a, size_t b, size_t *out)
     return true;
 }
 
+size_t pv_iso_cache_default(size_t grid_bytes)
+{
+    const size_t fixed = (size_t)256 << 20;
+    size_t share = grid_bytes / 4;
+    return share >= fixed ? 0 : fixed - share;
+}
+
 /* The checks every allocation passes: fault injection and the --max-memory limit for
  * `more` additional bytes (`n` is the size reported in the message). */
 static bool admit(pv_ctx *ctx, size_t n, size_t more)

@@ -2,6 +2,7 @@
  * exec/frames.c: the frame pipeline kept across frames (frames.h).
  */
 #include "frames.h"
+#include "gridset.h"
 
 #include "pvox/png_async.h"
 #include "pvox/stats.h"
@@ -229,6 +230,11 @@ pv_scene_iso_cache *pv_frames_iso_cache(pv_interp *I, int p, int npasses)
 {
     pv_frames *F = I->frames;
     size_t budget = I->ctx->opt.iso_cache_bytes;
+    if (budget == PV_ISO_CACHE_AUTO) { /* what the rank's grids leave of the allowance */
+        size_t grids = 0;
+        for (size_t k = 0, n = pv_gridset_count(I); k < n; k++) grids += pv_gridset_at(I, k)->nbytes;
+        budget = pv_iso_cache_default(grids);
+    }
     if (!F || p >= PV_FRAMES_ISO_CACHES || budget == 0) return NULL;
     if (F->iso_seq != I->ck.seq) { /* a statement changed grids: nothing kept is valid */
         for (int k = 0; k < PV_FRAMES_ISO_CACHES; k++) pv_scene_iso_cache_free(I->ctx, &F->iso[k]);
