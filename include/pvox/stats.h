@@ -4,8 +4,13 @@
  * primitives); at the end of the run the records are gathered to rank 0, which writes one
  * JSON document atomically (ARCH-13).
  *
- * Parallel contract: pv_stats_frame is local (no MPI) and SPMD, so the k-th record of
- * every rank describes frame k; pv_stats_write is collective over ctx->comm. Both do
+ * Besides frames, the grid commands are recorded (pv_stats_command: vfill, vgfill, vclear,
+ * set vgrid, vload, vsave, stats, and --checkpoint's saves and --resume's load): their
+ * seconds and peak tracked memory on each rank, the phases of a job before and between
+ * its frames.
+ *
+ * Parallel contract: pv_stats_frame and pv_stats_command are local (no MPI) and SPMD, so
+ * the k-th record of every rank describes frame (command) k; pv_stats_write is collective over ctx->comm. Both do
  * nothing unless ctx->opt.stats_path is set. Records live in tracked memory (ARCH-12).
  */
 #ifndef PVOX_STATS_H
@@ -50,12 +55,26 @@ const char *pv_phase_name(pv_phase ph);
  * ctx->opt.stats_path is set. PV_ENOMEM (error recorded, nothing appended) on failure. */
 pv_status pv_stats_frame(pv_ctx *ctx, const pv_frame_record *rec);
 
+/* A grid command's record: `name` ("vfill", "checkpoint", ...) and `where` ("job.gp:12",
+ * may be NULL) are copied. pv_stats_command_begin returns the tracked memory so far and
+ * starts measuring the command's own peak (ctx->mem_peak restarts from the current
+ * figure); pv_stats_command_end records the command with that peak and restores the
+ * run's peak. No MPI; no-op unless ctx->opt.stats_path is set (the begin/end pair still
+ * keeps ctx->mem_peak right). */
+typedef struct pv_stats_cmd {
+    double t0;
+    size_t run_peak;
+} pv_stats_cmd;
+void pv_stats_command_begin(pv_ctx *ctx, pv_stats_cmd *sc);
+pv_status pv_stats_command_end(pv_ctx *ctx, const pv_stats_cmd *sc, const char *name,
+                               const char *where);
+
 /* Frames recorded on this rank so far (0 when --stats is off). No MPI. */
 size_t pv_stats_count(const pv_ctx *ctx);
 
 /* Collective at the end of the run: agrees on the record counts (different counts on
  * different ranks give PV_EINTERNAL everywhere instead of a hang), gathers every rank's
- * records and peak memory to rank 0 in batches of bounded size, and rank 0 writes the
+ * frame and command records and peak memory to rank 0 in batches of bounded size, and rank 0 writes the
  * JSON to ctx->opt.stats_path atomically ("<path>.tmp", then rename). The records are
  * freed afterwards, so a second call writes a document without frames. Returns the agreed
  * status: PV_EIO with "cannot write 'x.json': <reason>" when the file cannot be written,

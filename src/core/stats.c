@@ -32,9 +32,19 @@ typedef struct rec {
     int32_t width, height, writer, pad;
 } rec;
 
+/* One rank's record of one grid command, as gathered. */
+typedef struct cmdrec {
+    double s;          /* seconds on this rank */
+    uint64_t peak;     /* peak tracked bytes during the command */
+    uint64_t name_off; /* offsets in names: the command, then where it was */
+    uint64_t where_off;
+} cmdrec;
+
 struct pv_stats {
     rec *r;            /* records, in frame order */
     size_t n, cap;     /* used and allocated elements of r */
+    cmdrec *c;         /* grid commands, in order */
+    size_t nc, capc;
     pv_strbuf names;   /* output names, each followed by its NUL */
 };
 
@@ -48,16 +58,20 @@ const char *pv_phase_name(pv_phase ph)
 
 /* ---- recording --------------------------------------------------------------------- */
 
+static struct pv_stats *stats_of(pv_ctx *ctx)
+{
+    if (!ctx->stats) {
+        ctx->stats = pv_calloc(ctx, 1, sizeof *ctx->stats);
+        if (ctx->stats) ctx->stats_free = pv_stats_free; /* pv_ctx_destroy frees the rest */
+    }
+    return ctx->stats;
+}
+
 pv_status pv_stats_frame(pv_ctx *ctx, const pv_frame_record *fr)
 {
     if (!ctx->opt.stats_path) return PV_OK;
-    struct pv_stats *S = ctx->stats;
-    if (!S) {
-        S = pv_calloc(ctx, 1, sizeof *S);
-        if (!S) return ctx->err_code ? ctx->err_code : PV_ENOMEM;
-        ctx->stats = S;
-        ctx->stats_free = pv_stats_free; /* pv_ctx_destroy frees what is not written */
-    }
+    struct pv_stats *S = stats_of(ctx);
+    if (!S) return ctx->err_code ? ctx->err_code : PV_ENOMEM;
     if (!PV_GROW(ctx, S->r, S->cap, S->n + 1)) return ctx->err_code ? ctx->err_code : PV_ENOMEM;
     const char *name = fr->output ? fr->output : "";
     size_t off = S->names.len;
@@ -79,6 +93,32 @@ pv_status pv_stats_frame(pv_ctx *ctx, const pv_frame_record *fr)
     return PV_OK;
 }
 
+void pv_stats_command_begin(pv_ctx *ctx, pv_stats_cmd *sc)
+{
+    sc->t0 = MPI_Wtime();
+    sc->run_peak = ctx->mem_peak;
+    ctx->mem_peak = ctx->mem_current;
+}
+
+pv_status pv_stats_command_end(pv_ctx *ctx, const pv_stats_cmd *sc, const char *name,
+                               const char *where)
+{
+    double s = MPI_Wtime() - sc->t0;
+    size_t peak = ctx->mem_peak;
+    if (sc->run_peak > ctx->mem_peak) ctx->mem_peak = sc->run_peak;
+    if (!ctx->opt.stats_path) return PV_OK;
+    struct pv_stats *S = stats_of(ctx);
+    if (!S || !PV_GROW(ctx, S->c, S->capc, S->nc + 1))
+        return ctx->err_code ? ctx->err_code : PV_ENOMEM;
+    if (!where) where = "";
+    size_t off = S->names.len;
+    pv_status st = pv_strbuf_put(ctx, &S->names, name, strlen(name) + 1);
+    if (st == PV_OK) st = pv_strbuf_put(ctx, &S->names, where, strlen(where) + 1);
+    if (st != PV_OK) return st;
+    S->c[S->nc++] = (cmdrec){s, peak, off, off + strlen(name) + 1};
+    return PV_OK;
+}
+
 size_t pv_stats_count(const pv_ctx *ctx)
 {
     return ctx->stats ? ctx->stats->n : 0;
@@ -89,6 +129,7 @@ void pv_stats_free(pv_ctx *ctx)
     if (!ctx || !ctx->stats) return;
     struct pv_stats *S = ctx->stats;
     pv_free(ctx, S->r, S->cap * sizeof *S->r);
+    pv_free(ctx, S->c, S->capc * sizeof *S->c);
     pv_strbuf_free(ctx, &S->names);
     pv_free(ctx, S, sizeof *S);
     ctx->stats = NULL;
@@ -147,11 +188,18 @@ static void json_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* Sums over the frames, built while the frames are written. */
+/* Sums over the frames and commands, built while they are written. */
+#define MAX_COMMAND_KINDS 16 /* the grid commands' names (pvox/stats.h): a fixed set */
 typedef struct totals {
     double t[PV_PHASE_COUNT]; /* per phase: sum over frames of the max over ranks */
     uint64_t bytes_sent, bytes_recv, triangles, points;
     double max_recv_ratio; /* max over frames of writer's bytes_recv / image_bytes */
+    struct {
+        const char *name;
+        size_t count;
+        double s; /* sum over the commands of the max over ranks */
+    } cmd[MAX_COMMAND_KINDS];
+    int ncmd;
 } totals;
 
 /* A frame's image_bytes: the writer's figure (the picture is known there only). */
@@ -200,6 +248,31 @@ static void write_frame(FILE *f, const pv_ctx *ctx, size_t index, const rec *own
     }
 }
 
+/* Rank 0: one grid command, as write_frame. */
+static void write_command(FILE *f, const pv_ctx *ctx, size_t index, const cmdrec *own,
+                          const cmdrec *recs, size_t stride, totals *tot)
+{
+    const char *name = ctx->stats->names.s + own->name_off;
+    fprintf(f, "%s\n    { \"index\": %zu, \"command\": ", index ? "," : "", index);
+    json_str(f, name);
+    fputs(", \"at\": ", f);
+    json_str(f, ctx->stats->names.s + own->where_off);
+    double smax = 0;
+    for (int r = 0; r < ctx->nranks; r++)
+        if (recs[(size_t)r * stride].s > smax) smax = recs[(size_t)r * stride].s;
+    fprintf(f, ", \"max_s\": %.6f,\n      \"ranks\": [", smax);
+    for (int r = 0; r < ctx->nranks; r++) {
+        const cmdrec *x = &recs[(size_t)r * stride];
+        fprintf(f, "%s\n        { \"rank\": %d, \"s\": %.6f, \"peak_memory_bytes\": %" PRIu64 " }",
+                r ? "," : "", r, x->s, x->peak);
+    }
+    fputs(" ] }", f);
+    int k = 0;
+    while (k < tot->ncmd && strcmp(tot->cmd[k].name, name) != 0) k++;
+    if (k == tot->ncmd && tot->ncmd < MAX_COMMAND_KINDS) tot->cmd[tot->ncmd++].name = name;
+    if (k < tot->ncmd) tot->cmd[k].count++, tot->cmd[k].s += smax;
+}
+
 static void write_head(FILE *f, const pv_ctx *ctx)
 {
     fputs("{\n  \"pvox_stats\": 1,\n  \"version\": ", f);
@@ -213,7 +286,7 @@ static void write_head(FILE *f, const pv_ctx *ctx)
 static void write_tail(FILE *f, const pv_ctx *ctx, size_t nframes, const uint64_t *peaks,
                        const totals *tot)
 {
-    fputs(nframes ? "\n  ],\n  \"ranks\": [" : "],\n  \"ranks\": [", f);
+    fputs("\n  \"ranks\": [", f);
     for (int r = 0; r < ctx->nranks; r++)
         fprintf(f,
                 "%s\n    { \"rank\": %d, \"peak_memory_bytes\": %" PRIu64
@@ -225,9 +298,15 @@ static void write_tail(FILE *f, const pv_ctx *ctx, size_t nframes, const uint64_
     fprintf(f,
             ",\n    \"bytes_sent\": %" PRIu64 ", \"bytes_recv\": %" PRIu64
             ", \"triangles\": %" PRIu64 ", \"points\": %" PRIu64
-            ", \"max_bytes_recv_writer_per_image\": %.6f }\n}\n",
+            ", \"max_bytes_recv_writer_per_image\": %.6f,\n    \"commands\": {",
             tot->bytes_sent, tot->bytes_recv, tot->triangles, tot->points,
             tot->max_recv_ratio);
+    for (int k = 0; k < tot->ncmd; k++) {
+        fprintf(f, "%s ", k ? "," : "");
+        json_str(f, tot->cmd[k].name);
+        fprintf(f, ": { \"count\": %zu, \"s\": %.6f }", tot->cmd[k].count, tot->cmd[k].s);
+    }
+    fputs(tot->ncmd ? " } }\n}\n" : "} }\n}\n", f);
 }
 
 /* ---- the collective write ---------------------------------------------------------- */
@@ -256,16 +335,19 @@ pv_status pv_stats_write(pv_ctx *ctx)
     const char *path = ctx->opt.stats_path;
     if (!path) return PV_OK;
     struct pv_stats *S = ctx->stats;
-    size_t n = S ? S->n : 0;
+    size_t n = S ? S->n : 0, nc = S ? S->nc : 0;
 
-    /* ---- agree on the record count: every rank must have the same ---- */
-    long long mm[2] = {(long long)n, -(long long)n};
+    /* ---- agree on the record counts: every rank must have the same ---- */
+    long long mm[4] = {(long long)n, -(long long)n, (long long)nc, -(long long)nc};
     pv_status st = PV_OK;
-    if (MPI_Allreduce(MPI_IN_PLACE, mm, 2, MPI_LONG_LONG, MPI_MAX, ctx->comm) != MPI_SUCCESS)
+    if (MPI_Allreduce(MPI_IN_PLACE, mm, 4, MPI_LONG_LONG, MPI_MAX, ctx->comm) != MPI_SUCCESS)
         st = pv_err(ctx, PV_EMPI, "--stats: cannot agree on the frame count");
     else if (mm[0] != -mm[1])
         st = pv_err(ctx, PV_EINTERNAL, "--stats: ranks recorded from %lld to %lld frames",
                     -mm[1], mm[0]);
+    else if (mm[2] != -mm[3])
+        st = pv_err(ctx, PV_EINTERNAL, "--stats: ranks recorded from %lld to %lld commands",
+                    -mm[3], mm[2]);
     if ((st = pv_status_agree(ctx, st)) != PV_OK) {
         pv_stats_free(ctx);
         return st;
@@ -289,7 +371,11 @@ pv_status pv_stats_write(pv_ctx *ctx)
     size_t per = (size_t)ctx->nranks * sizeof(rec); /* one frame of every rank */
     size_t batch = BATCH_BYTES / per ? BATCH_BYTES / per : 1;
     if (batch > n) batch = n ? n : 1;
+    size_t perc = (size_t)ctx->nranks * sizeof(cmdrec); /* one command of every rank */
+    size_t batchc = BATCH_BYTES / perc ? BATCH_BYTES / perc : 1;
+    if (batchc > nc) batchc = nc ? nc : 1;
     rec *buf = NULL;
+    cmdrec *bufc = NULL;
     FILE *f = NULL;
     char *tmp = NULL;
     if (ctx->rank == 0 && st == PV_OK) {
@@ -298,7 +384,8 @@ pv_status pv_stats_write(pv_ctx *ctx)
             st = pv_err(ctx, PV_ENOMEM, "out of memory");
         } else if (!(f = fopen(tmp, "w"))) {
             st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
-        } else if (n > 0 && !(buf = pv_alloc(ctx, batch * per))) {
+        } else if ((n > 0 && !(buf = pv_alloc(ctx, batch * per))) ||
+                   (nc > 0 && !(bufc = pv_alloc(ctx, batchc * perc)))) {
             st = ctx->err_code;
         }
     }
@@ -328,6 +415,20 @@ pv_status pv_stats_write(pv_ctx *ctx)
             for (size_t j = 0; j < kb; j++)
                 write_frame(f, ctx, k0 + j, &S->r[k0 + j], &buf[j], kb, &tot);
     }
+    /* ---- the grid commands, likewise ---- */
+    if (f) fputs(n ? "\n  ],\n  \"commands\": [" : "],\n  \"commands\": [", f);
+    for (size_t k0 = 0; k0 < nc; k0 += batchc) {
+        size_t kb = nc - k0 < batchc ? nc - k0 : batchc;
+        int nbytes = (int)(kb * sizeof(cmdrec));
+        if (MPI_Gather(&S->c[k0], nbytes, MPI_BYTE, bufc, nbytes, MPI_BYTE, 0, ctx->comm) !=
+                MPI_SUCCESS &&
+            st == PV_OK)
+            st = pv_err(ctx, PV_EMPI, "--stats: cannot gather the command records");
+        if (f && st == PV_OK)
+            for (size_t j = 0; j < kb; j++)
+                write_command(f, ctx, k0 + j, &S->c[k0 + j], &bufc[j], kb, &tot);
+    }
+    if (f) fputs(nc ? "\n  ]," : "],", f);
     if (f) {
         if (st == PV_OK) {
             write_tail(f, ctx, n, peaks, &tot);
@@ -338,6 +439,7 @@ pv_status pv_stats_write(pv_ctx *ctx)
         }
     }
     pv_free(ctx, buf, batch * per);
+    pv_free(ctx, bufc, batchc * perc);
     free(tmp);
     free(peaks);
     pv_stats_free(ctx);

@@ -19,6 +19,7 @@
 #include "exec_int.h"
 #include "frames.h"
 #include "ckpt.h"
+#include "pvox/stats.h"
 #include "gridset.h"
 
 #include <stdlib.h>
@@ -296,12 +297,38 @@ static pv_status run_macro_stmt(pv_interp *I, const pv_toklist *tl, size_t p, si
  * Statements
  * ===================================================================================== */
 
+/* The grid commands --stats times (pvox/stats.h), by the statement's first word. */
+static const char *stats_command_name(const pv_cursor *c, pv_ck_class ck)
+{
+    static const char *const grid_cmds[] = {"vfill", "vgfill", "vclear", "vload", "vsave"};
+    const pv_token *t = &c->tl->tok[c->pos];
+    if (t->kind != PV_TK_NAME || !t->sval) return NULL;
+    for (size_t i = 0; i < sizeof grid_cmds / sizeof grid_cmds[0]; i++)
+        if (strcmp(t->sval, grid_cmds[i]) == 0) return grid_cmds[i];
+    if (ck == PV_CK_VGRID) return "set vgrid";
+    if (pv_word_matches(t->sval, "stat$s")) return "stats";
+    return NULL;
+}
+
 static pv_status simple_stmt(pv_interp *I, pv_cursor *c, bool exec)
 {
     pv_ck_class ck;
     pv_cmd_fn fn = pv_exec_dispatch(c, &ck);
     if (!fn) return pv_cur_error(c, PV_ESYNTAX, "invalid command");
-    return exec ? pv_ckpt_stmt(I, c, ck, fn) : fn(I, c, false);
+    if (!exec) return fn(I, c, false);
+    const char *timed = I->ctx->opt.stats_path ? stats_command_name(c, ck) : NULL;
+    if (!timed) return pv_ckpt_stmt(I, c, ck, fn);
+    int line = 0, col = 0;
+    pv_source_locate(c->tl->src, c->tl->tok[c->pos].start, &line, &col);
+    char where[300];
+    snprintf(where, sizeof where, "%s:%d", c->tl->src->name, line);
+    pv_stats_cmd sc;
+    pv_stats_command_begin(I->ctx, &sc);
+    pv_status st = pv_ckpt_stmt(I, c, ck, fn);
+    pv_status rs = pv_stats_command_end(I->ctx, &sc, timed, where);
+    /* recorded on every rank whatever the command's status; a record that could not be
+     * kept (out of memory on one rank) is agreed before the next statement */
+    return st != PV_OK ? st : pv_status_agree(I->ctx, rs);
 }
 
 /* Run (or check) the statement starting at token p; *next receives the token after it. */

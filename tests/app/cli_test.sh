@@ -211,8 +211,32 @@ for f in fr:
     assert sum(r["bytes_sent"] for r in f["ranks"]) == sum(r["bytes_recv"] for r in f["ranks"])
 assert d["totals"]["frames"] == 4
 assert all(r["peak_memory_bytes"] > 0 for r in d["ranks"]), d["ranks"]
+# the grid commands before the frames, with the line they stand on
+cm = d["commands"]
+assert [(c["command"], c["at"]) for c in cm] == [("set vgrid", "seq.gp:1"), ("vfill", "seq.gp:2")], cm
+for c in cm:
+    assert len(c["ranks"]) == 3 and c["max_s"] == max(r["s"] for r in c["ranks"]), c
+# the slab of 16^3 floats over 3 ranks: 6, 5 and 5 planes of 16^2
+assert [r["peak_memory_bytes"] for r in cm[0]["ranks"]] == [6144, 5120, 5120], cm[0]
+assert d["totals"]["commands"]["vfill"]["count"] == 1, d["totals"]
 PY
     done
+    # every grid command, a checkpoint and its reload; `stat` abbreviates stats
+    # shellcheck disable=SC2016 # $v is gnuplot's, not the shell's
+    printf '%s\n' 'set vgrid $v size 12; set vxrange [0:1]; set vyrange [0:1]; set vzrange [0:1]' \
+        'vgfill "++" using 1:2:(0.5):(0.2):(1)' 'vsave "c.h5"' 'vclear $v' 'vload "c.h5"' \
+        'stat [0:1] "++" using 1:2 nooutput' 'vfill "++" using 1:2:(0.5):(0.2):(1)' >cmds.gp
+    run "${mpi[@]}" "$PVOX" -q --stats stc.json cmds.gp
+    expect_rc 0
+    if ! python3 - <<'PY'; then fail "--stats commands checks failed"; fi
+import json
+d = json.load(open("stc.json"))
+names = [c["command"] for c in d["commands"]]
+assert names == ["set vgrid", "vgfill", "vsave", "vclear", "vload", "stats", "vfill"], names
+assert [c["at"] for c in d["commands"]] == ["cmds.gp:%d" % i for i in (1, 2, 3, 4, 5, 6, 7)]
+t = d["totals"]["commands"]
+assert sorted(t) == sorted(set(names)) and all(v["count"] == 1 for v in t.values()), t
+PY
     # -q drops the informational lines, and the bars unless --progress asks for them
     run "${mpi[@]}" "$PVOX" -q seq.gp
     expect_rc 0
