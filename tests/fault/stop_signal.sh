@@ -11,6 +11,8 @@
 #   usr1_one   SIGUSR1 to rank 1 only, once f03.png exists
 #   term_all   SIGTERM to every rank (as scancel does), once f05.png exists
 #   usr1_nock  SIGUSR1 to rank 0 of a run without --checkpoint: still 75, says so
+#   repeat     (1 rank, no safe point for 6 s) a second signal within 2 s is ignored, a
+#              third after 3 s kills pvox (128 + SIGUSR1)
 # For each: every rank exits 75 within 60 s (a hang bound, the time is printed); rank 0
 # printed "stopped early"; the checkpoint loads (vload checks its checksum) and holds
 # fewer grid changes than the whole job; every frame written is byte for byte the
@@ -188,6 +190,29 @@ stop_case() {   # name signal rank|all after-frame with-checkpoint(0/1) abort(0/
     cd ..
 }
 
+# A repeat of the signal within 2 s is the same request (Slurm may deliver one twice); a
+# repeat after that kills at once, as without the handler. One rank, busy in a shell
+# command (no safe point) for 6 s.
+repeat_case() {
+    local p rc
+    printf 'x = system("sleep 6")\nprint "not reached"\n' >busy.gp
+    "$PVOX" busy.gp >/dev/null 2>busy.txt &
+    p=$!
+    sleep 0.5
+    kill -USR1 "$p"
+    sleep 1
+    kill -TERM "$p"
+    sleep 0.5
+    kill -0 "$p" 2>/dev/null || fail "repeat: pvox ended on a second signal 1 s after the first"
+    sleep 1.5
+    kill -USR1 "$p"
+    wait "$p"
+    rc=$?
+    [ "$rc" = $((128 + $(kill -l USR1))) ] || { cat busy.txt; fail "repeat: pvox exited $rc on a repeat 3 s after the first signal, expected death by SIGUSR1"; }
+    echo "repeat: a second signal 1 s after the first was ignored, a third 3 s after killed pvox (exit $rc)"
+}
+
+repeat_case
 stop_case usr1_one USR1 1 f03.png 1 0
 stop_case term_all TERM all f05.png 1 0
 stop_case usr1_nock USR1 0 f03.png 0 1
