@@ -9,23 +9,25 @@
 #include <time.h>
 
 static volatile sig_atomic_t stop_sig;  /* the first stop signal, 0: none */
-static volatile sig_atomic_t stop_when; /* CLOCK_MONOTONIC seconds when it came */
+static volatile sig_atomic_t stop_when; /* when it came, in tenths of a second after ... */
+static struct timespec installed;       /* ... the handlers were installed (set before) */
 
-static long monotonic_s(void)
+static long tenths_since_install(void)
 {
     struct timespec ts;
-    return clock_gettime(CLOCK_MONOTONIC, &ts) == 0 ? (long)ts.tv_sec : 0;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+    return (long)(ts.tv_sec - installed.tv_sec) * 10 + (ts.tv_nsec - installed.tv_nsec) / 100000000;
 }
 
 /* Only async-signal-safe calls here: clock_gettime, signal, raise. */
 static void on_stop_signal(int sig)
 {
     if (!stop_sig) {
-        stop_when = (sig_atomic_t)monotonic_s();
+        stop_when = (sig_atomic_t)tenths_since_install();
         stop_sig = sig;
         return;
     }
-    if (monotonic_s() - (long)stop_when <= PV_STOP_REPEAT_S)
+    if (tenths_since_install() - (long)stop_when <= 10L * PV_STOP_REPEAT_S)
         return; /* the same request delivered twice */
     /* asked again: die as if no handler were installed (the signal is blocked while
      * this runs, and delivered with the default action when it returns) */
@@ -35,6 +37,7 @@ static void on_stop_signal(int sig)
 
 void pv_stop_install(void)
 {
+    clock_gettime(CLOCK_MONOTONIC, &installed);
     struct sigaction sa;
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);

@@ -11,8 +11,8 @@
 #   usr1_one   SIGUSR1 to rank 1 only, once f03.png exists
 #   term_all   SIGTERM to every rank (as scancel does), once f05.png exists
 #   usr1_nock  SIGUSR1 to rank 0 of a run without --checkpoint: still 75, says so
-#   repeat     (1 rank, no safe point for 6 s) a second signal within 2 s is ignored, a
-#              third after 3 s kills pvox (128 + SIGUSR1)
+#   repeat     (1 rank, no safe point for 8 s) a second signal within 2 s is ignored, a
+#              third 3 s after the first kills pvox (128 + SIGUSR1)
 # For each: every rank exits 75 within 60 s (a hang bound, the time is printed); rank 0
 # printed "stopped early"; the checkpoint loads (vload checks its checksum) and holds
 # fewer grid changes than the whole job; every frame written is byte for byte the
@@ -99,7 +99,7 @@ echo "uninterrupted run: $NP ranks, $(since "$t0") s, final grid checksum $ref_s
 
 # ---------------------------------------------------------------- one stop
 stop_case() {   # name signal rank|all after-frame with-checkpoint(0/1) abort(0/1)
-    local name=$1 sig=$2 who=$3 after=$4 ck=$5 abort=$6 pids=() targets=() p r t0 waited rc n args
+    local name=$1 sig=$2 who=$3 after=$4 ck=$5 abort=$6 pids=() targets=() w p r t0 waited rc n args
     { mkdir "$name" && cp job.gp "$name/" && cd "$name"; } || fail "cannot set up $name"
     args=(-v)
     [ "$ck" = 1 ] && args+=(--checkpoint ck.h5 --checkpoint-every 3600 --resume-if-exists)
@@ -113,8 +113,8 @@ stop_case() {   # name signal rank|all after-frame with-checkpoint(0/1) abort(0/
     t0=$(now)
     while :; do
         pids=() targets=()
-        for p in $(pgrep -P "$MP"); do
-            for p in $(pgrep -P "$p"); do
+        for w in $(pgrep -P "$MP"); do
+            for p in $(pgrep -P "$w"); do
                 [ "$(cat "/proc/$p/comm" 2>/dev/null)" = pvox ] || continue
                 r=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')
                 pids+=("$p")
@@ -169,6 +169,7 @@ stop_case() {   # name signal rank|all after-frame with-checkpoint(0/1) abort(0/
     fi
     h5dump -H ck.h5 >/dev/null 2>&1 || fail "$name: h5dump cannot read ck.h5"
     "$PVOX" -v -e 'vload "ck.h5"' 2>vload.txt || { cat vload.txt; fail "$name: vload of ck.h5 failed"; }
+    # shellcheck disable=SC2016  # the grid is literally named $v
     grep -q 'grid: \$v checksum' vload.txt || { cat vload.txt; fail "$name: vload logged no checksum"; }
     [ "$(h5_checksum ck.h5)" != "$ref_sum" ] || fail "$name: the checkpoint already holds the final grid"
 
@@ -180,6 +181,7 @@ stop_case() {   # name signal rank|all after-frame with-checkpoint(0/1) abort(0/
     all_ranks_exited 0 || fail "$name: not every rank of the resumed run exited 0"
     grep -q 'ckpt: resuming from ck.h5' resume.txt || { cat resume.txt; fail "$name: no 'resuming from' line"; }
     [ "$(h5_checksum final.h5)" = "$ref_sum" ] || fail "$name: final grid checksum '$(h5_checksum final.h5)' after resuming, uninterrupted $ref_sum"
+    # shellcheck disable=SC2016
     h5diff final.h5 ../ref/final.h5 '/grids/$v' '/grids/$v' >h5diff.txt 2>&1 \
         || { cat h5diff.txt; fail "$name: the final voxels differ from the uninterrupted run's"; }
     for f in "${frames[@]}"; do
@@ -192,24 +194,31 @@ stop_case() {   # name signal rank|all after-frame with-checkpoint(0/1) abort(0/
 
 # A repeat of the signal within 2 s is the same request (Slurm may deliver one twice); a
 # repeat after that kills at once, as without the handler. One rank, busy in a shell
-# command (no safe point) for 6 s.
+# command (no safe point) for 8 s.
 repeat_case() {
-    local p rc
-    printf 'x = system("sleep 6")\nprint "not reached"\n' >busy.gp
+    local p rc t
+    printf 'x = system("sleep 8")\nprint "not reached"\n' >busy.gp
     "$PVOX" busy.gp >/dev/null 2>busy.txt &
     p=$!
-    sleep 0.5
+    # until pvox catches SIGUSR1 (bit 9 of SigCgt): before that the signal would kill it
+    t=$(now)
+    until (( 16#$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null || echo 0) & 0x200 )); do
+        kill -0 "$p" 2>/dev/null || fail "repeat: pvox ended before it caught SIGUSR1"
+        [ "$(since "$t" | cut -d. -f1)" -lt 60 ] || fail "repeat: pvox catches no SIGUSR1 after 60 s"
+        sleep 0.05
+    done
+    t=$(now)
     kill -USR1 "$p"
-    sleep 1
+    sleep 0.3
     kill -TERM "$p"
-    sleep 0.5
-    kill -0 "$p" 2>/dev/null || fail "repeat: pvox ended on a second signal 1 s after the first"
-    sleep 1.5
+    sleep 0.3
+    kill -0 "$p" 2>/dev/null || fail "repeat: pvox ended on a second signal $(since "$t") s after the first"
+    sleep 2.5
     kill -USR1 "$p"
     wait "$p"
     rc=$?
-    [ "$rc" = $((128 + $(kill -l USR1))) ] || { cat busy.txt; fail "repeat: pvox exited $rc on a repeat 3 s after the first signal, expected death by SIGUSR1"; }
-    echo "repeat: a second signal 1 s after the first was ignored, a third 3 s after killed pvox (exit $rc)"
+    [ "$rc" = $((128 + $(kill -l USR1))) ] || { cat busy.txt; fail "repeat: pvox exited $rc on a repeat $(since "$t") s after the first signal, expected death by SIGUSR1"; }
+    echo "repeat: a second signal 0.3 s after the first was ignored, a third 3 s after killed pvox (exit $rc)"
 }
 
 repeat_case

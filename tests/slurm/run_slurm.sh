@@ -575,6 +575,7 @@ log "ok: the 4 tasks of frames_array.sbatch wrote the 12 frames of the single jo
 
 # 9 and 10: jobs/restart.sbatch (orbit.gp at 64³, 24 frames; the grid changes before
 # every frame). The uninterrupted job first: its frames and its last grid checksum (-v).
+# shellcheck disable=SC2016  # the grid is literally named $v
 last_checksum() { sed -n 's/.* grid: \$v checksum \([0-9a-f]*\).*/\1/p' "$1" | tail -n 1; }
 expect_job "restart.sbatch (uninterrupted)" "$j_rref" COMPLETED 0:0 "restart_ref-$j_rref.out" 90
 sum_rref=$(last_checksum "restart_ref-$j_rref.out")
