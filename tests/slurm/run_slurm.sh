@@ -23,7 +23,7 @@
 #                                        draws its quarter of 12 frames; together they
 #                                        write the bytes of the same job run without
 #                                        --array
-#   9. jobs/restart.sbatch, SIGUSR1      (orbit.gp at 64³, 24 frames, --resume-if-exists)
+#   9. jobs/restart.sbatch, SIGUSR1      (orbit.gp at 64³, 48 frames, --resume-if-exists)
 #                                        `scancel --signal=USR1 --batch` after 4 frames:
 #                                        the trap passes it on, pvox saves its checkpoint
 #                                        and exits 75, the job requeues itself (released
@@ -399,7 +399,8 @@ j_aone=$(PVOX_N=64 PVOX_FRAMES=12 PVOX_OUTDIR=turn_one "${SB[@]}" --mem=512M \
     --kill-on-invalid-dep=yes jobs/frames_array.sbatch)
 j_arr=$(PVOX_N=64 PVOX_FRAMES=12 PVOX_OUTDIR=turn_arr "${SB[@]}" --mem=512M --array=0-3 \
     --dependency=afterok:"$j_fill" --kill-on-invalid-dep=yes jobs/frames_array.sbatch)
-j_rref=$(PVOX_OUTDIR=rs_ref PVOX_N=64 PVOX_FRAMES=24 PVOX_ARGS=-v "${SB[@]}" --mem=512M \
+RS_FRAMES=48   # restart.sbatch's frames in 9 and 10: the signals come after 4 and 6
+j_rref=$(PVOX_OUTDIR=rs_ref PVOX_N=64 PVOX_FRAMES=$RS_FRAMES PVOX_ARGS=-v "${SB[@]}" --mem=512M \
     --job-name=restart_ref jobs/restart.sbatch)
 log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad $j_kref $j_aone $j_arr $j_rref"
 
@@ -573,18 +574,18 @@ for i in $(seq -f '%03g' 0 11); do
 done
 log "ok: the 4 tasks of frames_array.sbatch wrote the 12 frames of the single job, byte for byte"
 
-# 9 and 10: jobs/restart.sbatch (orbit.gp at 64³, 24 frames; the grid changes before
+# 9 and 10: jobs/restart.sbatch (orbit.gp at 64³, 48 frames; the grid changes before
 # every frame). The uninterrupted job first: its frames and its last grid checksum (-v).
 # shellcheck disable=SC2016  # the grid is literally named $v
 last_checksum() { sed -n 's/.* grid: \$v checksum \([0-9a-f]*\).*/\1/p' "$1" | tail -n 1; }
 expect_job "restart.sbatch (uninterrupted)" "$j_rref" COMPLETED 0:0 "restart_ref-$j_rref.out" 90
 sum_rref=$(last_checksum "restart_ref-$j_rref.out")
 [ -n "$sum_rref" ] || { show_output "restart_ref-$j_rref.out"; fail "restart_ref: no grid checksum in the log"; }
-for i in $(seq -f '%03g' 0 23); do check_png "rs_ref/orbit_$i.png" 640 480; done
+for i in $(seq -f '%03g' 0 $((RS_FRAMES - 1))); do check_png "rs_ref/orbit_$i.png" 640 480; done
 restart_matches() {   # name dir log -> the frames and final grid of the uninterrupted job
     local i sum
-    [ "$(compgen -G "$2/orbit_*.png" | wc -l)" = 24 ] || fail "$1: $(compgen -G "$2/orbit_*.png" | wc -l) frames in $2, expected 24"
-    for i in $(seq -f '%03g' 0 23); do
+    [ "$(compgen -G "$2/orbit_*.png" | wc -l)" = "$RS_FRAMES" ] || fail "$1: $(compgen -G "$2/orbit_*.png" | wc -l) frames in $2, expected $RS_FRAMES"
+    for i in $(seq -f '%03g' 0 $((RS_FRAMES - 1))); do
         cmp -s "$2/orbit_$i.png" "rs_ref/orbit_$i.png" || fail "$1: $2/orbit_$i.png differs from the uninterrupted job's"
     done
     sum=$(last_checksum "$3")
@@ -609,7 +610,7 @@ wait_frame() {   # name jobid file -> returns once file exists while the job run
 # the trap passes it on, pvox checkpoints and exits 75, the job requeues itself, runs
 # again under the same id, resumes, and completes
 t_rs=$(date +%s.%N)
-j_rs=$(PVOX_OUTDIR=rs PVOX_N=64 PVOX_FRAMES=24 PVOX_ARGS=-v "${SB[@]}" --mem=512M \
+j_rs=$(PVOX_OUTDIR=rs PVOX_N=64 PVOX_FRAMES=$RS_FRAMES PVOX_ARGS=-v "${SB[@]}" --mem=512M \
     --job-name=restart_usr1 jobs/restart.sbatch)
 out=restart_usr1-$j_rs.out
 wait_frame restart_usr1 "$j_rs" rs/orbit_003.png
@@ -630,9 +631,15 @@ while pgrep -f "slurmstepd: \[$j_rs\." >/dev/null; do
     [ "$(date +%s)" -lt "$deadline" ] || fail "restart_usr1 (job $j_rs): the first run's slurmstepd still runs"
     sleep 0.1
 done
-scontrol update JobId="$j_rs" StartTime=now
+# (again every second while it is pending: the controller may set the hold again when
+# it finishes the requeue)
+n=0
 until grep -qF '(run 2)' "$out"; do   # its state before then is the first run's
-    [ "$(date +%s)" -lt "$deadline" ] || { show_output "$out"; fail "restart_usr1 (job $j_rs): no second run within 60 s"; }
+    [ "$(date +%s)" -lt "$deadline" ] || { show_output "$out"; scontrol show job "$j_rs"; fail "restart_usr1 (job $j_rs): no second run within 60 s"; }
+    if [ $((n % 10)) = 0 ] && [ "$(job_state "$j_rs")" = PENDING ]; then
+        scontrol update JobId="$j_rs" StartTime=now 2>/dev/null || true
+    fi
+    n=$((n + 1))
     sleep 0.1
 done
 expect_job "restart.sbatch stopped by SIGUSR1" "$j_rs" COMPLETED 0:0 "$out" 120
@@ -643,12 +650,12 @@ for want in 'SIGUSR1: stopped early; checkpoint rs/restart.h5' 'requeueing the j
     grep -qF "$want" "$out" || { show_output "$out"; fail "restart_usr1: no '$want' in the job log"; }
 done
 restart_matches restart_usr1 rs "$out"
-log "ok: restart.sbatch got SIGUSR1 after $frames_before frames, stopped with a checkpoint, requeued itself and completed the 24 frames as uninterrupted ($(seconds_since "$t_rs") s in all)"
+log "ok: restart.sbatch got SIGUSR1 after $frames_before frames, stopped with a checkpoint, requeued itself and completed the $RS_FRAMES frames as uninterrupted ($(seconds_since "$t_rs") s in all)"
 
 # 10. scancel (SIGTERM, then SIGKILL after KillWait): the job ends CANCELLED; submitted
 # again, it resumes from its checkpoint and completes
 t_rs=$(date +%s.%N)
-j_rk=$(PVOX_OUTDIR=rk PVOX_N=64 PVOX_FRAMES=24 PVOX_ARGS=-v "${SB[@]}" --mem=512M \
+j_rk=$(PVOX_OUTDIR=rk PVOX_N=64 PVOX_FRAMES=$RS_FRAMES PVOX_ARGS=-v "${SB[@]}" --mem=512M \
     --job-name=restart_kill jobs/restart.sbatch)
 wait_frame restart_kill "$j_rk" rk/orbit_005.png
 scancel "$j_rk"
@@ -657,13 +664,13 @@ wait_job "$j_rk" 60
 [ "$JOB_STATE" = CANCELLED ] || { show_output "restart_kill-$j_rk.out"; fail "restart_kill (job $j_rk): $JOB_STATE ExitCode=$JOB_EC after scancel, expected CANCELLED"; }
 how=$(grep -q 'stopped early; checkpoint rk/restart.h5' "restart_kill-$j_rk.out" \
     && echo "pvox stopped at a safe point and saved its checkpoint" || echo "pvox killed before a safe point")
-[ "$(compgen -G 'rk/orbit_*.png' | wc -l)" -lt 24 ] || fail "restart_kill: the job drew every frame before scancel took effect"
-j_rk2=$(PVOX_OUTDIR=rk PVOX_N=64 PVOX_FRAMES=24 PVOX_ARGS=-v "${SB[@]}" --mem=512M \
+[ "$(compgen -G 'rk/orbit_*.png' | wc -l)" -lt "$RS_FRAMES" ] || fail "restart_kill: the job drew every frame before scancel took effect"
+j_rk2=$(PVOX_OUTDIR=rk PVOX_N=64 PVOX_FRAMES=$RS_FRAMES PVOX_ARGS=-v "${SB[@]}" --mem=512M \
     --job-name=restart_again jobs/restart.sbatch)
 out=restart_again-$j_rk2.out
 expect_job "restart.sbatch submitted again" "$j_rk2" COMPLETED 0:0 "$out" 120
 grep -qF 'ckpt: resuming from rk/restart.h5' "$out" || { show_output "$out"; fail "restart_again: no 'resuming from rk/restart.h5'"; }
 restart_matches restart_again rk "$out"
-log "ok: restart.sbatch cancelled after $frames_before frames ($how), submitted again: resumed and completed the 24 frames as uninterrupted ($(seconds_since "$t_rs") s in all)"
+log "ok: restart.sbatch cancelled after $frames_before frames ($how), submitted again: resumed and completed the $RS_FRAMES frames as uninterrupted ($(seconds_since "$t_rs") s in all)"
 
 log "all SLURM checks passed"
