@@ -176,10 +176,13 @@ static pv_status stop_point(pv_interp *I)
         return st;
     char buf[24];
     const char *name = pv_stop_signal_name(sig, buf);
+    /* unsaved, the file holds the last save (no change since) or, stopped while a
+     * resumed run replays, the changes it was resumed with */
+    int64_t held = I->ck.seq > I->ck.replay_until ? I->ck.seq : I->ck.replay_until;
     if (ck && (save || I->ck.last_save > 0 || I->ck.from))
         pv_msg(ctx, "pvox: %s: stopped early; checkpoint %s holds the first %" PRId64
                " grid changes; run again with --resume %s to go on (exit status %d)\n",
-               name, ck, I->ck.seq, ck, PV_EXIT_STOPPED);
+               name, ck, save ? I->ck.seq : held, ck, PV_EXIT_STOPPED);
     else if (ck)
         pv_msg(ctx, "pvox: %s: stopped early before any grid change; no checkpoint needed: "
                "run again to go on (exit status %d)\n", name, PV_EXIT_STOPPED);
