@@ -51,7 +51,10 @@ typedef enum pv_log_level {
 } pv_log_level;
 
 /* Process exit codes (README "Exit codes"). */
-enum { PV_EXIT_OK = 0, PV_EXIT_SCRIPT = 1, PV_EXIT_USAGE = 2, PV_EXIT_RUNTIME = 3 };
+enum { PV_EXIT_OK = 0, PV_EXIT_SCRIPT = 1, PV_EXIT_USAGE = 2, PV_EXIT_RUNTIME = 3,
+       /* stopped early by SIGUSR1/SIGTERM at a safe point, checkpoint saved: run again
+          with --resume (sysexits.h's EX_TEMPFAIL; pvox/stop.h) */
+       PV_EXIT_STOPPED = 75 };
 
 typedef struct pv_options {
     int nthreads;            /* OpenMP threads per rank; 0 = OMP default */
@@ -69,6 +72,8 @@ typedef struct pv_options {
     const char *checkpoint;  /* --checkpoint FILE: save all grids after grid changes */
     double checkpoint_every; /* --checkpoint-every SECONDS: at most one save per interval */
     const char *resume;      /* --resume FILE: replay the script from this checkpoint */
+    bool resume_if_exists;   /* --resume-if-exists: resume from the --resume FILE, else the
+                                --checkpoint FILE, only when it exists (else start afresh) */
     long batch_triangles;    /* --batch-triangles N: triangles a rank rasterises at once
                                 before compositing them and going on (0 = default) */
     int frame_writer;        /* --frame-writer: the rank that writes every frame, or -1 to

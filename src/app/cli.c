@@ -238,6 +238,8 @@ static bool flag(pv_cli *cli, const char *a, bool *progress_set)
         cli->opt.log_all_ranks = true;
     } else if (!strcmp(a, "--no-shell")) {
         cli->opt.no_shell = true;
+    } else if (!strcmp(a, "--resume-if-exists")) {
+        cli->opt.resume_if_exists = true;
     } else {
         return false;
     }
@@ -276,6 +278,8 @@ pv_status pv_cli_parse(int argc, char **argv, pv_cli *cli)
     } else if (!progress_set) {
         cli->opt.progress = isatty(STDERR_FILENO) != 0;
     }
+    if (cli->opt.resume_if_exists && !cli->opt.resume && !cli->opt.checkpoint)
+        return usage(cli, "--resume-if-exists needs --checkpoint FILE (or --resume FILE)");
     if (!cli->help && !cli->version && cli->nactions == 0)
         return usage(cli, "no job script given (use '-' to read one from standard input)");
     return PV_OK;
@@ -332,6 +336,8 @@ void pv_cli_print_help(FILE *f)
           "  --checkpoint-every S at most one checkpoint every S seconds (default 0)\n"
           "  --resume FILE        load the grids from FILE and replay the script, skipping\n"
           "                       the grid changes it holds and plots already written\n"
+          "  --resume-if-exists   resume from the --checkpoint FILE (or --resume FILE) when\n"
+          "                       it exists, else start from the beginning (requeued jobs)\n"
           "  --threads N          OpenMP threads per rank (default: OMP_NUM_THREADS, else the\n"
           "                       rank's cores, shared among the node's unbound ranks)\n"
           "  --max-memory SIZE    memory limit per rank used by the grid size check, e.g. 4G\n"
@@ -372,10 +378,15 @@ void pv_cli_print_help(FILE *f)
           "  -h, --help           print this help and exit\n"
           "  --                   treat every later argument as a script name\n"
           "\n"
+          "SIGUSR1 or SIGTERM stops the job at the next plot or grid change, where all ranks\n"
+          "meet: grids changed since the last checkpoint are saved (with --checkpoint), the\n"
+          "frame being written is finished, and pvox exits 75; run again with --resume to\n"
+          "go on (README \"Stopping a job early\"). The same signal again after 2 s kills.\n"
+          "\n"
           "exit status: 0 ok, 1 script error, 2 bad command line, 3 runtime or I/O error\n"
-          "(out of memory, unreadable file, MPI/HDF5/PNG failure); a script's `exit status N`\n"
-          "gives N. See README.md for the language supported and the differences from\n"
-          "gnuplot 5.4.\n",
+          "(out of memory, unreadable file, MPI/HDF5/PNG failure), 75 stopped early by a\n"
+          "signal (resume it); a script's `exit status N` gives N. See README.md for the\n"
+          "language supported and the differences from gnuplot 5.4.\n",
           f);
     fflush(f);
 }

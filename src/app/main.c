@@ -5,7 +5,8 @@
  * SPMD: every rank parses the same argv and runs the same interpreter over the same text;
  * the interpreter's collectives agree every failure, and main agrees once more after each
  * script so all ranks leave the loop together. Only rank 0 prints. Exit codes (README):
- * 0 ok, 1 script error, 2 usage, 3 runtime or I/O; a script's `exit` chooses its own.
+ * 0 ok, 1 script error, 2 usage, 3 runtime or I/O, 75 stopped by a signal (resumable); a
+ * script's `exit` chooses its own.
  * Only this file calls exit-like paths (returning from main); nothing below app/ does.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -13,6 +14,7 @@
 #include "mpi_start.h"
 #include "pvox/exec.h"
 #include "pvox/stats.h"
+#include "pvox/stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,6 +134,7 @@ int main(int argc, char **argv)
     pv_mpi_untune_env();
     int wrank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    pv_stop_install(); /* SIGUSR1/SIGTERM: stop at a safe point, exit 75 (pvox/stop.h) */
 
     pv_cli cli;
     int rc;

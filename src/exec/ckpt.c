@@ -5,6 +5,7 @@
 
 #include "gridio.h"
 #include "gridset.h"
+#include "pvox/stop.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -150,13 +151,57 @@ static pv_status maybe_save(pv_interp *I)
     return go ? save_now(I) : PV_OK;
 }
 
+/* ---- stopping early (pvox/stop.h) ----
+ * A safe point: after a statement that may checkpoint (splot, replot, vfill, vgfill,
+ * vclear, vload, set vgrid), every rank there with the statement's status agreed. One
+ * small reduction asks whether a signal reached any rank; if one did, grids changed
+ * since the last checkpoint are saved now (whatever --checkpoint-every says) and the run
+ * ends like a script's `exit` with status PV_EXIT_STOPPED, which finishes the frame
+ * being written (interp.c finish_run). A save that fails ends the run with its error. */
+static pv_status stop_point(pv_interp *I)
+{
+    pv_ctx *ctx = I->ctx;
+    int mine = pv_stop_signal(), sig = 0;
+    if (MPI_Allreduce(&mine, &sig, 1, MPI_INT, MPI_MAX, ctx->comm) != MPI_SUCCESS)
+        return pv_status_agree(ctx, pv_err(ctx, PV_EMPI, "MPI_Allreduce failed at a stop point"));
+    if (!sig)
+        return PV_OK;
+    const char *ck = ctx->opt.checkpoint;
+    /* a checkpoint that this run has not written yet but holds this run's state: grids
+     * changed, or resumed from another file */
+    bool save = ck && (I->ck.dirty || (I->ck.from && I->ck.last_save <= 0 &&
+                                       strcmp(I->ck.from, ck) != 0));
+    pv_status st = save ? save_now(I) : PV_OK;
+    if (st != PV_OK)
+        return st;
+    char buf[24];
+    const char *name = pv_stop_signal_name(sig, buf);
+    /* unsaved, the file holds the last save (no change since) or, stopped while a
+     * resumed run replays, the changes it was resumed with */
+    int64_t held = I->ck.seq > I->ck.replay_until ? I->ck.seq : I->ck.replay_until;
+    if (ck && (save || I->ck.last_save > 0 || I->ck.from))
+        pv_msg(ctx, "pvox: %s: stopped early; checkpoint %s holds the first %" PRId64
+               " grid changes; run again with --resume %s to go on (exit status %d)\n",
+               name, ck, save ? I->ck.seq : held, ck, PV_EXIT_STOPPED);
+    else if (ck)
+        pv_msg(ctx, "pvox: %s: stopped early before any grid change; no checkpoint needed: "
+               "run again to go on (exit status %d)\n", name, PV_EXIT_STOPPED);
+    else
+        pv_msg(ctx, "pvox: %s: stopped early; no checkpoint (no --checkpoint given): run "
+               "again to go on (exit status %d)\n", name, PV_EXIT_STOPPED);
+    ctx->exit_code = PV_EXIT_STOPPED;
+    return PV_EEXIT;
+}
+
 pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run)
 {
     if (ck == PV_CK_NONE)
         return run(I, c, true);
     if (ck == PV_CK_PLOT) {
         pv_status st = maybe_save(I);
-        return st == PV_OK ? run(I, c, true) : st;
+        if (st == PV_OK)
+            st = run(I, c, true);
+        return st == PV_OK ? stop_point(I) : st;
     }
     if (I->ck.seq < I->ck.replay_until) {
         /* replaying: the grids from the checkpoint already hold this change */
@@ -172,14 +217,20 @@ pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run
         return st;
     I->ck.seq++;
     I->ck.dirty = true;
+    if (ck == PV_CK_CHANGE)
+        return PV_OK; /* voxel()=, set v*range: cheap statements, no safe point */
     bool save = ck == PV_CK_CHANGE_SAVE || (ck == PV_CK_VGRID && I->grid_resized);
-    return save ? maybe_save(I) : PV_OK;
+    st = save ? maybe_save(I) : PV_OK;
+    return st == PV_OK ? stop_point(I) : st;
 }
 
 bool pv_ckpt_skip_plot(pv_interp *I, const char *path)
 {
-    if (!I->ck.resumed)
+    if (!I->ck.resumed) {
+        if (I->ck.sweep)
+            remove_stale_temps(I, path); /* a fresh start of a killed run (rank 0) */
         return false;
+    }
     int exists = 0;
     if (I->ctx->rank == 0) {
         exists = path && access(path, F_OK) == 0;
@@ -199,7 +250,7 @@ static pv_status load_all(pv_interp *I, pv_h5_file *f, const char *active)
     for (size_t k = 0; k < in->ngrids; k++) {
         const pv_h5_entry *e = &in->grids[k];
         if (e->problem)
-            return pv_err(ctx, PV_EIO, "%s: %s", ctx->opt.resume, e->problem);
+            return pv_err(ctx, PV_EIO, "%s: %s", I->ck.from, e->problem);
         pv_grid *g = pv_io_read_grid(I, f, e, NULL);
         if (!g)
             return ctx->err_code ? ctx->err_code : PV_ENOMEM;
@@ -217,9 +268,23 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len)
         return PV_OK;
     I->ck.started = true;
     hash_hex(text, len, I->ck.hash);
-    if (!ctx->opt.resume)
+    const char *from = ctx->opt.resume ? ctx->opt.resume : ctx->opt.checkpoint;
+    if (ctx->opt.resume_if_exists && from) {
+        /* --resume-if-exists: a requeued job resumes, its first run starts afresh */
+        int exists = ctx->rank == 0 && access(from, F_OK) == 0;
+        MPI_Bcast(&exists, 1, MPI_INT, 0, ctx->comm);
+        if (!exists) {
+            pv_log(ctx, PV_LOG_INFO, "ckpt", "--resume-if-exists: no %s yet, starting from "
+                   "the beginning", from);
+            I->ck.sweep = true; /* the temporaries of a run killed before its first save */
+            remove_stale_ckpt_temps(I, ctx->opt.checkpoint);
+            return PV_OK;
+        }
+    } else if (!ctx->opt.resume) {
         return PV_OK;
-    pv_h5_file *f = pv_h5_open(ctx, ctx->opt.resume, NULL);
+    }
+    I->ck.from = from;
+    pv_h5_file *f = pv_h5_open(ctx, from, NULL);
     if (!f)
         return ctx->err_code ? ctx->err_code : PV_EIO;
     const pv_h5_info *in = pv_h5_file_info(f);
@@ -228,10 +293,10 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len)
     char active[256] = "";
     if (!in->job_hash[0] || sscanf(in->job_state, "changes=%lld active=%255s", &changes, active) < 1)
         st = pv_err(ctx, PV_ESCRIPT, "%s: not a --checkpoint file (no job_hash/job_state "
-                    "attributes); load it with vload instead", ctx->opt.resume);
+                    "attributes); load it with vload instead", from);
     else if (strcmp(in->job_hash, I->ck.hash) != 0)
         st = pv_err(ctx, PV_ESCRIPT, "%s was written by a different job script (%s, hash %s; "
-                    "this script hashes to %s): refusing to resume", ctx->opt.resume,
+                    "this script hashes to %s): refusing to resume", from,
                     in->script[0] ? in->script : "?", in->job_hash, I->ck.hash);
     if (st == PV_OK)
         st = load_all(I, f, active);
@@ -239,10 +304,11 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len)
     if (st == PV_OK) {
         I->ck.replay_until = changes;
         I->ck.resumed = true;
+        I->ck.sweep = true;
         pv_log(ctx, PV_LOG_INFO, "ckpt", "resuming from %s: %zu grid%s, skipping the first "
-               "%lld grid changes of the script", ctx->opt.resume, in->ngrids,
+               "%lld grid changes of the script", from, in->ngrids,
                in->ngrids == 1 ? "" : "s", changes);
-        remove_stale_ckpt_temps(I, ctx->opt.resume);
+        remove_stale_ckpt_temps(I, from);
         remove_stale_ckpt_temps(I, ctx->opt.checkpoint);
     }
     pv_h5_close(ctx, f);

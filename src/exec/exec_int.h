@@ -82,6 +82,10 @@ struct pv_interp {
         bool dirty;          /* grids changed since the last save */
         bool resumed;        /* grids came from --resume */
         bool started;        /* the first script has been seen */
+        bool sweep;          /* remove temporaries an interrupted run left (--resume, or
+                                --resume-if-exists starting afresh) */
+        const char *from;    /* the checkpoint resumed from (--resume or, with
+                                --resume-if-exists, --checkpoint), NULL: none */
         double last_save;    /* MPI_Wtime of the last save (rank 0's clock) */
         char hash[17];       /* FNV-1a 64 of the job script, hex */
         uint64_t *swept;     /* --resume, rank 0: FNV-1a 64 of the paths whose temporaries

@@ -53,7 +53,7 @@ bad_option_mpi)
 bad_values)
     for args in "--threads" "--threads 0" "--threads x" "--threads=-3" "--max-memory 12Q" \
         "--max-memory" "-e" "-o" "--max-memory=0" "--frame-encode" "--frame-encode all" \
-        "--frame-writer x"; do
+        "--frame-writer x" "--resume-if-exists"; do
         # shellcheck disable=SC2086
         run "$PVOX" $args
         expect_rc 2
@@ -67,7 +67,8 @@ good_values)
     # accepted values: the run itself then succeeds
     for args in "--threads 2" "--threads=1" "--max-memory 512M" "--max-memory=1.5GiB" \
         "--max-memory 4096" "-q" "--progress" "--no-progress" "--log-all-ranks" "-v" \
-        "--frame-encode pieces" "--frame-encode=writer" "--frame-writer rotate"; do
+        "--frame-encode pieces" "--frame-encode=writer" "--frame-writer rotate" \
+        "--checkpoint ck.h5 --resume-if-exists"; do
         # shellcheck disable=SC2086
         run "$PVOX" $args -e 'x = 1'
         expect_rc 0

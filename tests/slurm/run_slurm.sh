@@ -19,6 +19,21 @@
 #                                        is intact; resubmitted with --resume, the job
 #                                        ends COMPLETED 0:0 with the grid and the frames
 #                                        of the same job run uninterrupted (queued first)
+#   8. jobs/frames_array.sbatch          --array=0-3 after 2: each task loads dipole_64.h5 and
+#                                        draws its quarter of 12 frames; together they
+#                                        write the bytes of the same job run without
+#                                        --array
+#   9. jobs/restart.sbatch, SIGUSR1      (orbit.gp at 64³, 48 frames, --resume-if-exists)
+#                                        `scancel --signal=USR1 --batch` after 4 frames:
+#                                        the trap passes it on, pvox saves its checkpoint
+#                                        and exits 75, the job requeues itself (released
+#                                        at once instead of Slurm's ~2 minute hold), runs
+#                                        again, resumes and ends COMPLETED 0:0 with
+#                                        Restarts=1, the frames and the final grid
+#                                        checksum of the job run uninterrupted
+#  10. jobs/restart.sbatch, scancel      (SIGTERM, SIGKILL after KillWait) after 6
+#                                        frames: CANCELLED; submitted again, it resumes
+#                                        and ends as the uninterrupted job
 # then stops the daemons it started, by PID, whatever happens: on exit or a signal (trap),
 # and, if the test is killed outright, from a detached watchdog (see "stopping").
 # One run at a time per machine (lock file $TMPDIR/pvox-slurm-test.lock).
@@ -118,6 +133,7 @@ compgen -G '/usr/lib/*/pmix2/lib/libpmix.so' >/dev/null || compgen -G '/usr/lib/
 [ -x "$PVOX" ] || fail "pvox program '$PVOX' not found"
 [ -f "$SRCDIR/jobs/dipole.sbatch" ] || fail "no jobs/dipole.sbatch under '$SRCDIR'"
 [ -f "$SRCDIR/tests/fault/kill_job.gp" ] || fail "no tests/fault/kill_job.gp under '$SRCDIR'"
+command -v pgrep >/dev/null 2>&1 || skip_or_fail "'pgrep' not found"
 
 # ------------------------------------------------------------------ one run at a time
 LOCK=${TMPDIR:-/tmp}/pvox-slurm-test.lock
@@ -376,7 +392,17 @@ j_bad=$(PVOX_OUTDIR=bad "${SB[@]}" --job-name=broken jobs/dipole.sbatch broken.g
 cp "$SRCDIR/tests/fault/kill_job.gp" kill_job.gp
 j_kref=$(PVOX_OUTDIR=kref PVOX_ARGS="--checkpoint kref.h5" "${SB[@]}" --mem=512M \
     --job-name=kill_ref jobs/dipole.sbatch kill_job.gp)
-log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad $j_kref"
+# 8's array tasks and the single job they are compared with, after the fill; the
+# uninterrupted run of 9 and 10's restart.sbatch
+j_aone=$(PVOX_N=64 PVOX_FRAMES=12 PVOX_OUTDIR=turn_one "${SB[@]}" --mem=512M \
+    --job-name=frames_one --output=frames_one-%j.out --dependency=afterok:"$j_fill" \
+    --kill-on-invalid-dep=yes jobs/frames_array.sbatch)
+j_arr=$(PVOX_N=64 PVOX_FRAMES=12 PVOX_OUTDIR=turn_arr "${SB[@]}" --mem=512M --array=0-3 \
+    --dependency=afterok:"$j_fill" --kill-on-invalid-dep=yes jobs/frames_array.sbatch)
+RS_FRAMES=48   # restart.sbatch's frames in 9 and 10: the signals come after 4 and 6
+j_rref=$(PVOX_OUTDIR=rs_ref PVOX_N=64 PVOX_FRAMES=$RS_FRAMES PVOX_ARGS=-v "${SB[@]}" --mem=512M \
+    --job-name=restart_ref jobs/restart.sbatch)
+log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad $j_kref $j_aone $j_arr $j_rref"
 
 # 1. the example job: every picture of examples/dipole.gp
 expect_job dipole.sbatch "$j_dip" COMPLETED 0:0 "dipole-$j_dip.out" 150
@@ -530,5 +556,121 @@ done
 tmps=$(compgen -G 'kill.*.tmp.*' || true; compgen -G 'kill/*.tmp.*' || true)
 [ -z "$tmps" ] || fail "kill_resume: temporary files left: $tmps"
 log "ok: resubmitted with --resume: COMPLETED 0:0 $(seconds_since "$t_res") s after submission, the final grid and all 24 frames as uninterrupted"
+
+# 8. a job array: the tasks split the frames of a turn around the fill's grid (2's
+# dipole_64.h5); together they write the bytes one job drawing every frame writes
+expect_job "frames_array.sbatch, one job" "$j_aone" COMPLETED 0:0 "frames_one-$j_aone.out" 90
+for k in 0 1 2 3; do
+    expect_job "frames_array.sbatch --array=0-3, task $k" "${j_arr}_$k" COMPLETED 0:0 \
+        "frames_array-${j_arr}_$k.out" 90
+    grep -q "task $k of 4: frames $((k * 3)) to $((k * 3 + 2)) of 12" "frames_array-${j_arr}_$k.out" \
+        || { show_output "frames_array-${j_arr}_$k.out"; fail "array task $k: not frames $((k * 3))-$((k * 3 + 2))"; }
+done
+[ "$(compgen -G 'turn_arr/turn_*.png' | wc -l)" = 12 ] || fail "the array wrote $(compgen -G 'turn_arr/turn_*.png' | wc -l) frames, expected 12"
+for i in $(seq -f '%03g' 0 11); do
+    check_png "turn_one/turn_$i.png" 640 480
+    cmp -s "turn_arr/turn_$i.png" "turn_one/turn_$i.png" \
+        || fail "array: turn_arr/turn_$i.png differs from the single job's turn_one/turn_$i.png (or is missing)"
+done
+log "ok: the 4 tasks of frames_array.sbatch wrote the 12 frames of the single job, byte for byte"
+
+# 9 and 10: jobs/restart.sbatch (orbit.gp at 64³, 48 frames; the grid changes before
+# every frame). The uninterrupted job first: its frames and its last grid checksum (-v).
+# shellcheck disable=SC2016  # the grid is literally named $v
+last_checksum() { sed -n 's/.* grid: \$v checksum \([0-9a-f]*\).*/\1/p' "$1" | tail -n 1; }
+expect_job "restart.sbatch (uninterrupted)" "$j_rref" COMPLETED 0:0 "restart_ref-$j_rref.out" 90
+sum_rref=$(last_checksum "restart_ref-$j_rref.out")
+[ -n "$sum_rref" ] || { show_output "restart_ref-$j_rref.out"; fail "restart_ref: no grid checksum in the log"; }
+for i in $(seq -f '%03g' 0 $((RS_FRAMES - 1))); do check_png "rs_ref/orbit_$i.png" 640 480; done
+restart_matches() {   # name dir log -> the frames and final grid of the uninterrupted job
+    local i sum
+    [ "$(compgen -G "$2/orbit_*.png" | wc -l)" = "$RS_FRAMES" ] || fail "$1: $(compgen -G "$2/orbit_*.png" | wc -l) frames in $2, expected $RS_FRAMES"
+    for i in $(seq -f '%03g' 0 $((RS_FRAMES - 1))); do
+        cmp -s "$2/orbit_$i.png" "rs_ref/orbit_$i.png" || fail "$1: $2/orbit_$i.png differs from the uninterrupted job's"
+    done
+    sum=$(last_checksum "$3")
+    [ "$sum" = "$sum_rref" ] || fail "$1: final grid checksum '$sum', the uninterrupted job's $sum_rref"
+    [ -z "$(compgen -G "$2/*.tmp.*")" ] || fail "$1: temporary files left: $(compgen -G "$2/*.tmp.*" | tr '\n' ' ')"
+    h5dump -H "$2/restart.h5" >/dev/null 2>&1 || fail "$1: h5dump cannot read $2/restart.h5"
+}
+wait_frame() {   # name jobid file -> returns once file exists while the job runs
+    local deadline=$(( $(date +%s) + 90 ))
+    while [ ! -e "$3" ]; do
+        case "$(job_state "$2")" in
+        PENDING | CONFIGURING | RUNNING) ;;
+        *) show_output "$1-$2.out"; fail "$1 (job $2) ended $(job_state "$2") before $3" ;;
+        esac
+        { [ "$(date +%s)" -lt "$deadline" ] && [ "$(date +%s)" -lt "$DEADLINE" ]; } \
+            || fail "$1 (job $2): no $3 in time"
+        sleep 0.05
+    done
+}
+
+# 9. SIGUSR1 to the batch shell (as --signal=B:USR1@120 sends it before the time limit):
+# the trap passes it on, pvox checkpoints and exits 75, the job requeues itself, runs
+# again under the same id, resumes, and completes
+t_rs=$(date +%s.%N)
+j_rs=$(PVOX_OUTDIR=rs PVOX_N=64 PVOX_FRAMES=$RS_FRAMES PVOX_ARGS=-v "${SB[@]}" --mem=512M \
+    --job-name=restart_usr1 jobs/restart.sbatch)
+out=restart_usr1-$j_rs.out
+wait_frame restart_usr1 "$j_rs" rs/orbit_003.png
+scancel --signal=USR1 --batch "$j_rs"
+frames_before=$(compgen -G 'rs/orbit_*.png' | wc -l)
+# Slurm holds a requeued job until BeginTime, about 2 minutes on: release it at once
+deadline=$(( $(date +%s) + 60 ))
+while ! scontrol show job -o "$j_rs" | grep -q ' JobState=PENDING.* Restarts=1\| Restarts=1 .*JobState=PENDING'; do
+    case "$(job_state "$j_rs")" in
+    COMPLETED | FAILED | CANCELLED) show_output "$out"; fail "restart_usr1 (job $j_rs) ended $(job_state "$j_rs") instead of requeueing" ;;
+    esac
+    [ "$(date +%s)" -lt "$deadline" ] || { show_output "$out"; fail "restart_usr1 (job $j_rs): not requeued 60 s after SIGUSR1"; }
+    sleep 0.1
+done
+log "restart_usr1 (job $j_rs) requeued $(seconds_since "$t_rs") s after submission: $(scontrol show job -o "$j_rs" | grep -o 'Reason=[^ ]*\|EligibleTime=[^ ]*' | tr '\n' ' ')"
+# (the first run's step daemons must have gone: the new run's step has the same id)
+while pgrep -f "slurmstepd: \[$j_rs\." >/dev/null; do
+    [ "$(date +%s)" -lt "$deadline" ] || fail "restart_usr1 (job $j_rs): the first run's slurmstepd still runs"
+    sleep 0.1
+done
+# (again every second while it is pending: the controller may set the hold again when
+# it finishes the requeue)
+n=0
+until grep -qF '(run 2)' "$out"; do   # its state before then is the first run's
+    [ "$(date +%s)" -lt "$deadline" ] || { show_output "$out"; scontrol show job "$j_rs"; fail "restart_usr1 (job $j_rs): no second run within 60 s"; }
+    if [ $((n % 10)) = 0 ] && [ "$(job_state "$j_rs")" = PENDING ]; then
+        scontrol update JobId="$j_rs" StartTime=now 2>/dev/null || true
+    fi
+    n=$((n + 1))
+    sleep 0.1
+done
+expect_job "restart.sbatch stopped by SIGUSR1" "$j_rs" COMPLETED 0:0 "$out" 120
+restarts=$(scontrol show job -o "$j_rs" | sed -n 's/.* Restarts=\([0-9]*\).*/\1/p')
+[ "$restarts" = 1 ] || { show_output "$out"; fail "restart_usr1: Restarts=$restarts, expected 1 (one requeue)"; }
+for want in 'SIGUSR1: stopped early; checkpoint rs/restart.h5' 'requeueing the job' \
+            'ckpt: resuming from rs/restart.h5' '(run 2)'; do
+    grep -qF "$want" "$out" || { show_output "$out"; fail "restart_usr1: no '$want' in the job log"; }
+done
+restart_matches restart_usr1 rs "$out"
+log "ok: restart.sbatch got SIGUSR1 after $frames_before frames, stopped with a checkpoint, requeued itself and completed the $RS_FRAMES frames as uninterrupted ($(seconds_since "$t_rs") s in all)"
+
+# 10. scancel (SIGTERM, then SIGKILL after KillWait): the job ends CANCELLED; submitted
+# again, it resumes from its checkpoint and completes
+t_rs=$(date +%s.%N)
+j_rk=$(PVOX_OUTDIR=rk PVOX_N=64 PVOX_FRAMES=$RS_FRAMES PVOX_ARGS=-v "${SB[@]}" --mem=512M \
+    --job-name=restart_kill jobs/restart.sbatch)
+wait_frame restart_kill "$j_rk" rk/orbit_005.png
+scancel "$j_rk"
+frames_before=$(compgen -G 'rk/orbit_*.png' | wc -l)
+wait_job "$j_rk" 60
+[ "$JOB_STATE" = CANCELLED ] || { show_output "restart_kill-$j_rk.out"; fail "restart_kill (job $j_rk): $JOB_STATE ExitCode=$JOB_EC after scancel, expected CANCELLED"; }
+how=$(grep -q 'stopped early; checkpoint rk/restart.h5' "restart_kill-$j_rk.out" \
+    && echo "pvox stopped at a safe point and saved its checkpoint" || echo "pvox killed before a safe point")
+[ "$(compgen -G 'rk/orbit_*.png' | wc -l)" -lt "$RS_FRAMES" ] || fail "restart_kill: the job drew every frame before scancel took effect"
+j_rk2=$(PVOX_OUTDIR=rk PVOX_N=64 PVOX_FRAMES=$RS_FRAMES PVOX_ARGS=-v "${SB[@]}" --mem=512M \
+    --job-name=restart_again jobs/restart.sbatch)
+out=restart_again-$j_rk2.out
+expect_job "restart.sbatch submitted again" "$j_rk2" COMPLETED 0:0 "$out" 120
+grep -qF 'ckpt: resuming from rk/restart.h5' "$out" || { show_output "$out"; fail "restart_again: no 'resuming from rk/restart.h5'"; }
+restart_matches restart_again rk "$out"
+log "ok: restart.sbatch cancelled after $frames_before frames ($how), submitted again: resumed and completed the $RS_FRAMES frames as uninterrupted ($(seconds_since "$t_rs") s in all)"
 
 log "all SLURM checks passed"
