@@ -338,7 +338,8 @@ void pv_cli_print_help(FILE *f)
           "                       the grid changes it holds and plots already written\n"
           "  --resume-if-exists   resume from the --checkpoint FILE (or --resume FILE) when\n"
           "                       it exists, else start from the beginning (requeued jobs)\n"
-          "  --threads N          OpenMP threads per rank (default: OMP_NUM_THREADS, else the\n"
+          , f);
+    fputs("  --threads N          OpenMP threads per rank (default: OMP_NUM_THREADS, else the\n"
           "                       rank's cores, shared among the node's unbound ranks)\n"
           "  --max-memory SIZE    memory limit per rank used by the grid size check, e.g. 4G\n"
           "  --batch-triangles N  triangles a rank rasterises before compositing them and\n"

@@ -5,6 +5,7 @@
 
 #include "gridio.h"
 #include "gridset.h"
+#include "pvox/stats.h"
 #include "pvox/stop.h"
 
 #include <dirent.h>
@@ -126,7 +127,11 @@ static pv_status save_now(pv_interp *I)
     o.job_hash = I->ck.hash;
     o.job_state = state;
     pv_h5_stats hs;
+    pv_stats_cmd sc;
+    pv_stats_command_begin(ctx, &sc);
     pv_status st = pv_h5_save_all(ctx, ctx->opt.checkpoint, d, n, &o, &hs);
+    pv_status rs = pv_stats_command_end(ctx, &sc, "checkpoint", NULL);
+    if (st == PV_OK) st = pv_status_agree(ctx, rs);
     free(d);
     if (st == PV_OK) {
         I->ck.dirty = false;
@@ -193,10 +198,30 @@ static pv_status stop_point(pv_interp *I)
     return PV_EEXIT;
 }
 
-pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run)
+/* Run the statement; `timed` names it for --stats (its own time, without the checkpoint
+ * that may follow), or NULL. */
+static pv_status run_stmt(pv_interp *I, pv_cursor *c, pv_cmd_fn run, const char *timed)
+{
+    if (!timed)
+        return run(I, c, true);
+    int line = 0, col = 0;
+    pv_source_locate(c->tl->src, c->tl->tok[c->pos].start, &line, &col);
+    char where[300];
+    snprintf(where, sizeof where, "%s:%d", c->tl->src->name, line);
+    pv_stats_cmd sc;
+    pv_stats_command_begin(I->ctx, &sc);
+    pv_status st = run(I, c, true);
+    pv_status rs = pv_stats_command_end(I->ctx, &sc, timed, where);
+    /* recorded on every rank whatever the command's status; a record that could not be
+     * kept (out of memory on one rank) is agreed before the next statement */
+    return st != PV_OK ? st : pv_status_agree(I->ctx, rs);
+}
+
+pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run,
+                       const char *timed)
 {
     if (ck == PV_CK_NONE)
-        return run(I, c, true);
+        return run_stmt(I, c, run, timed);
     if (ck == PV_CK_PLOT) {
         pv_status st = maybe_save(I);
         if (st == PV_OK)
@@ -212,7 +237,7 @@ pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run
         return st;
     }
     I->grid_resized = false;
-    pv_status st = run(I, c, true);
+    pv_status st = run_stmt(I, c, run, timed);
     if (st != PV_OK)
         return st;
     I->ck.seq++;
@@ -298,8 +323,13 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len)
         st = pv_err(ctx, PV_ESCRIPT, "%s was written by a different job script (%s, hash %s; "
                     "this script hashes to %s): refusing to resume", from,
                     in->script[0] ? in->script : "?", in->job_hash, I->ck.hash);
-    if (st == PV_OK)
+    if (st == PV_OK) {
+        pv_stats_cmd sc;
+        pv_stats_command_begin(ctx, &sc);
         st = load_all(I, f, active);
+        pv_status rs = pv_stats_command_end(ctx, &sc, "resume", NULL);
+        if (st == PV_OK) st = rs;
+    }
     st = pv_status_agree(ctx, st);
     if (st == PV_OK) {
         I->ck.replay_until = changes;

@@ -25,8 +25,9 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len);
  * class. A grid change is skipped while a resumed run replays the changes its checkpoint
  * holds (parsed only, with I->replaying set), else run and counted, and a checkpoint
  * follows when one is due; a splot/replot first saves grids changed since the last save.
- * Collective. */
-pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run);
+ * `timed` (or NULL) names a grid command --stats records (pvox/stats.h). Collective. */
+pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run,
+                       const char *timed);
 /* A resumed run skips a plot whose output file exists (rank 0 looks; all agree). */
 bool pv_ckpt_skip_plot(pv_interp *I, const char *path);
 

@@ -19,7 +19,6 @@
 #include "exec_int.h"
 #include "frames.h"
 #include "ckpt.h"
-#include "pvox/stats.h"
 #include "gridset.h"
 
 #include <stdlib.h>
@@ -316,19 +315,7 @@ static pv_status simple_stmt(pv_interp *I, pv_cursor *c, bool exec)
     pv_cmd_fn fn = pv_exec_dispatch(c, &ck);
     if (!fn) return pv_cur_error(c, PV_ESYNTAX, "invalid command");
     if (!exec) return fn(I, c, false);
-    const char *timed = I->ctx->opt.stats_path ? stats_command_name(c, ck) : NULL;
-    if (!timed) return pv_ckpt_stmt(I, c, ck, fn);
-    int line = 0, col = 0;
-    pv_source_locate(c->tl->src, c->tl->tok[c->pos].start, &line, &col);
-    char where[300];
-    snprintf(where, sizeof where, "%s:%d", c->tl->src->name, line);
-    pv_stats_cmd sc;
-    pv_stats_command_begin(I->ctx, &sc);
-    pv_status st = pv_ckpt_stmt(I, c, ck, fn);
-    pv_status rs = pv_stats_command_end(I->ctx, &sc, timed, where);
-    /* recorded on every rank whatever the command's status; a record that could not be
-     * kept (out of memory on one rank) is agreed before the next statement */
-    return st != PV_OK ? st : pv_status_agree(I->ctx, rs);
+    return pv_ckpt_stmt(I, c, ck, fn, I->ctx->opt.stats_path ? stats_command_name(c, ck) : NULL);
 }
 
 /* Run (or check) the statement starting at token p; *next receives the token after it. */

@@ -238,6 +238,19 @@ assert [c["at"] for c in d["commands"]] == ["cmds.gp:%d" % i for i in (1, 2, 3, 
 t = d["totals"]["commands"]
 assert sorted(t) == sorted(set(names)) and all(v["count"] == 1 for v in t.values()), t
 PY
+    # --checkpoint's saves (after each grid change but set vgrid) and --resume's load
+    run "${mpi[@]}" "$PVOX" -q --checkpoint ck.h5 --stats stk.json cmds.gp
+    expect_rc 0
+    run "${mpi[@]}" "$PVOX" -q --resume ck.h5 --stats str.json cmds.gp
+    expect_rc 0
+    if ! python3 - <<'PY'; then fail "--stats checkpoint/resume checks failed"; fi
+import json
+k = [c["command"] for c in json.load(open("stk.json"))["commands"]]
+assert k == ["set vgrid", "vgfill", "checkpoint", "vsave", "vclear", "checkpoint", "vload",
+             "checkpoint", "stats", "vfill", "checkpoint"], k
+r = json.load(open("str.json"))["commands"]
+assert r[0]["command"] == "resume" and r[0]["at"] == "" and len(r[0]["ranks"]) == 3, r[0]
+PY
     # -q drops the informational lines, and the bars unless --progress asks for them
     run "${mpi[@]}" "$PVOX" -q seq.gp
     expect_rc 0
