@@ -4,10 +4,11 @@
  *
  * Measured on a 2-core Debian 12 VM with Open MPI 4.1.4, MPI_Init + MPI_Finalize alone:
  *   - a singleton (`./pvox job.gp`, no launcher) took 0.32 s: Open MPI forks a supporting
- *     daemon (orted) in case the process spawns others, and the UCX PML probes the
- *     network devices. pvox never spawns and a singleton has no peer, so the daemon is
- *     skipped (ess_singleton_isolated) and only the loopback transport is loaded (pml ob1,
- *     btl self): 0.03 s.
+ *     daemon (orted) and the UCX PML probes the network devices. A singleton has no peer,
+ *     so only the loopback transport is loaded (pml ob1, btl self): 0.13 s. Skipping the
+ *     daemon too (ess_singleton_isolated) gave 0.03 s, but then every singleton on the
+ *     machine uses the same session directory (jf.0), and of 180 started together 3
+ *     failed in MPI_Init when another one removed it.
  *   - `mpiexec -n 2` on one node took 0.41-0.48 s, 0.23-0.28 s with pml ob1 (its
  *     shared-memory transport, vader, carries the ranks' messages). Chosen only when the
  *     launcher says every rank is on this node; across nodes the site's choice (UCX for
@@ -30,12 +31,12 @@ static const char *env(const char *name)
 }
 
 /* The variables set here, to remove after MPI_Init. */
-static const char *set_names[4];
+static const char *set_names[3];
 static int nset;
 
 static void set_default(const char *name, const char *value)
 {
-    if (!env(name) && setenv(name, value, 1) == 0 && nset < 4)
+    if (!env(name) && setenv(name, value, 1) == 0 && nset < 3)
         set_names[nset++] = name;
 }
 
@@ -66,7 +67,6 @@ pv_mpi_tuning pv_mpi_tune_env(void)
     if (off && strcmp(off, "0") == 0)
         return PV_MPI_TUNE_OFF;
     if (is_singleton()) {
-        set_default("OMPI_MCA_ess_singleton_isolated", "1");
         set_default("OMPI_MCA_pml", "ob1");
         set_default("OMPI_MCA_btl", "self");
         return PV_MPI_TUNE_SINGLETON;
@@ -88,7 +88,7 @@ void pv_mpi_untune_env(void)
 const char *pv_mpi_tuning_name(pv_mpi_tuning t)
 {
     switch (t) {
-    case PV_MPI_TUNE_SINGLETON: return "singleton: no Open MPI daemon, loopback transport only";
+    case PV_MPI_TUNE_SINGLETON: return "singleton: loopback transport only";
     case PV_MPI_TUNE_ONE_NODE: return "one node: Open MPI's ob1 transport (shared memory)";
     case PV_MPI_TUNE_OFF: return "off (PVOX_MPI_TUNE=0)";
     case PV_MPI_TUNE_NONE: break;
