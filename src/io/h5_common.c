@@ -12,6 +12,7 @@
  */
 #include "h5_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -56,6 +57,50 @@ void pv_h5_err_restore(hid_t saved)
 {
     if (saved >= 0)
         H5Eset_current_stack(saved); /* closes `saved` */
+}
+
+/* ---- attributes -------------------------------------------------------------------- */
+
+herr_t pv_h5_attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
+                        hsize_t dim, const void *val)
+{
+    hid_t space = rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
+    if (space < 0)
+        return -1;
+    hid_t a = H5Acreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, mtype, val);
+    hid_t e = rc < 0 ? pv_h5_err_save() : -1;
+    if (a >= 0 && H5Aclose(a) < 0)
+        rc = -1;
+    H5Sclose(space);
+    pv_h5_err_restore(e);
+    return rc;
+}
+
+herr_t pv_h5_attr_fixed(hid_t loc, const char *name, const char *value, bool exact)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    size_t len = strlen(value);
+    herr_t rc = H5Tset_size(t, exact && len > 0 ? len : len + 1);
+    if (rc >= 0)
+        rc = H5Tset_strpad(t, exact ? H5T_STR_NULLPAD : H5T_STR_NULLTERM);
+    if (rc >= 0)
+        rc = pv_h5_attr_write(loc, name, t, t, 0, 0, value);
+    H5Tclose(t);
+    return rc;
+}
+
+void pv_h5_axis_geometry(const pv_h5_grid *g, int a, double *origin, double *spacing)
+{
+    if (isnan(g->min[a]) || isnan(g->max[a])) {
+        *origin = 0;
+        *spacing = 1;
+        return;
+    }
+    *origin = g->min[a];
+    *spacing = (g->max[a] - g->min[a]) / (double)(g->n - 1);
 }
 
 /* MPI-IO hints. Each rank's part of a transfer is one contiguous byte range, so

@@ -21,6 +21,27 @@
 #define PV_H5_ATTR_CHECKSUM "checksum"
 extern const char *const pv_h5_range_attr[3]; /* "vxrange", "vyrange", "vzrange" */
 
+/* Write attribute `name` of loc: scalar (rank 0) or a 1-D array of `dim` elements, file
+ * type ftype, memory type mtype. <0 on error (the HDF5 error stack kept). */
+herr_t pv_h5_attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
+                        hsize_t dim, const void *val);
+/* A fixed-length ASCII string attribute: NUL-terminated (its size counts the NUL), or
+ * with `exact` of exactly strlen(value) bytes, NUL-padded, as numpy's fixed strings (VTK
+ * 9.2's HDF reader compares all of the attribute's bytes with "ImageData"). <0 on error. */
+herr_t pv_h5_attr_fixed(hid_t loc, const char *name, const char *value, bool exact);
+#define pv_h5_attr_string(loc, name, value) pv_h5_attr_fixed(loc, name, value, false)
+
+/* Where node 0 of axis `a` (0 x, 1 y, 2 z) sits and the distance between nodes, as pvox
+ * maps them: min + i·(max-min)/(n-1); an unset range gives origin 0, spacing 1. Shared
+ * by the XDMF sidecar and the /VTKHDF group so both place the grid alike. */
+void pv_h5_axis_geometry(const pv_h5_grid *g, int a, double *origin, double *spacing);
+
+/* Collective (metadata): the /VTKHDF group, VTK's HDF ImageData layout (h5_vtkhdf.c),
+ * whose PointData members are hard links to the /grids datasets that share the
+ * geometry of grid `ref` (the rest are left out). Call after the datasets exist.
+ * <0 on error (the HDF5 error stack kept). */
+herr_t pv_h5_vtkhdf_write(hid_t file, const pv_h5_grid *g, size_t ng, size_t ref);
+
 /* Silence HDF5's own error printing (we report through pv_err). Call at every entry. */
 void pv_h5_quiet(void);
 /* The most specific message on HDF5's current error stack ("" if none), into buf. */

@@ -242,48 +242,19 @@ static pv_status make_names(pv_ctx *ctx, const char *path, const pv_h5_grid *g, 
 
 /* ---- attributes -------------------------------------------------------------------- */
 
-static herr_t attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
-                         hsize_t dim, const void *val)
-{
-    hid_t space = rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
-    if (space < 0)
-        return -1;
-    hid_t a = H5Acreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, mtype, val);
-    hid_t e = rc < 0 ? pv_h5_err_save() : -1;
-    if (a >= 0 && H5Aclose(a) < 0)
-        rc = -1;
-    H5Sclose(space);
-    pv_h5_err_restore(e);
-    return rc;
-}
-
-static herr_t attr_string(hid_t loc, const char *name, const char *value)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t < 0)
-        return -1;
-    herr_t rc = H5Tset_size(t, strlen(value) + 1);
-    if (rc >= 0)
-        rc = H5Tset_strpad(t, H5T_STR_NULLTERM);
-    if (rc >= 0)
-        rc = attr_write(loc, name, t, t, 0, 0, value);
-    H5Tclose(t);
-    return rc;
-}
-
 static herr_t root_attrs(hid_t file, const save_names *nm, const char *script,
                          const pv_h5_opts *o)
 {
-    if (o->job_hash && attr_string(file, PV_H5_ATTR_JOB_HASH, o->job_hash) < 0)
+    if (o->job_hash && pv_h5_attr_string(file, PV_H5_ATTR_JOB_HASH, o->job_hash) < 0)
         return -1;
-    if (o->job_state && attr_string(file, PV_H5_ATTR_JOB_STATE, o->job_state) < 0)
+    if (o->job_state && pv_h5_attr_string(file, PV_H5_ATTR_JOB_STATE, o->job_state) < 0)
         return -1;
     int format = PV_H5_FORMAT_VERSION;
-    if (attr_write(file, PV_H5_ATTR_FORMAT, H5T_STD_I32LE, H5T_NATIVE_INT, 0, 0, &format) < 0 ||
-        attr_string(file, PV_H5_ATTR_VERSION, PV_VERSION_STRING) < 0 ||
-        attr_string(file, PV_H5_ATTR_CREATED, nm->created) < 0 ||
-        attr_string(file, PV_H5_ATTR_SCRIPT, script ? script : "") < 0)
+    if (pv_h5_attr_write(file, PV_H5_ATTR_FORMAT, H5T_STD_I32LE, H5T_NATIVE_INT, 0, 0,
+                         &format) < 0 ||
+        pv_h5_attr_string(file, PV_H5_ATTR_VERSION, PV_VERSION_STRING) < 0 ||
+        pv_h5_attr_string(file, PV_H5_ATTR_CREATED, nm->created) < 0 ||
+        pv_h5_attr_string(file, PV_H5_ATTR_SCRIPT, script ? script : "") < 0)
         return -1;
     return 0;
 }
@@ -292,13 +263,14 @@ static herr_t grid_attrs(hid_t dset, const pv_h5_grid *g, uint64_t checksum)
 {
     for (int a = 0; a < 3; a++) {
         double r[2] = {g->min[a], g->max[a]};
-        if (attr_write(dset, pv_h5_range_attr[a], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, 2, r) < 0)
+        if (pv_h5_attr_write(dset, pv_h5_range_attr[a], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, 2,
+                             r) < 0)
             return -1;
     }
     long long n = g->n;
-    if (attr_write(dset, PV_H5_ATTR_SIZE, H5T_STD_I64LE, H5T_NATIVE_LLONG, 0, 0, &n) < 0)
+    if (pv_h5_attr_write(dset, PV_H5_ATTR_SIZE, H5T_STD_I64LE, H5T_NATIVE_LLONG, 0, 0, &n) < 0)
         return -1;
-    return attr_write(dset, PV_H5_ATTR_CHECKSUM, H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, 0,
+    return pv_h5_attr_write(dset, PV_H5_ATTR_CHECKSUM, H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, 0,
                       &checksum);
 }
 
@@ -422,7 +394,18 @@ static pv_status prepare_voxels(pv_ctx *ctx, const char *path, const save_names 
     return pv_status_agree(ctx, st);
 }
 
-/* Collective: datasets and attributes of every grid, the space reserved, then the voxels. */
+/* The grid whose geometry the /VTKHDF ImageData takes: o->vtk_grid if saved, else the
+ * first. */
+static size_t vtk_reference(const pv_h5_grid *g, size_t ng, const pv_h5_opts *o)
+{
+    for (size_t k = 0; o->vtk_grid && k < ng; k++)
+        if (strcmp(g[k].name, o->vtk_grid) == 0)
+            return k;
+    return 0;
+}
+
+/* Collective: datasets and attributes of every grid, the /VTKHDF view of them, the space
+ * reserved, then the voxels. */
 static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t file, hid_t grp,
                              save_names *nm, const pv_h5_grid *grids, size_t ng,
                              const pv_h5_opts *o, pv_h5_stats *stats)
@@ -434,6 +417,9 @@ static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t file, hid_t gr
     size_t made = 0;
     for (; made < ng && st == PV_OK; made++)
         st = create_grid(ctx, path, grp, &grids[made], nm->sums[made], &dset[made]);
+    if (st == PV_OK && pv_h5_vtkhdf_write(file, grids, ng, vtk_reference(grids, ng, o)) < 0)
+        st = hdf5_fail(ctx, PV_EHDF5, path, "cannot write the /VTKHDF group");
+    st = pv_status_agree(ctx, st);
     if (st == PV_OK)
         st = prepare_voxels(ctx, path, nm, file, dset, ng, &nm->reserved);
     /* progress in bytes of the whole file's voxels (rank 0 draws; the transfers are
