@@ -328,10 +328,12 @@ out:
 
 pv_status pv_h5_transfer(pv_ctx *ctx, hid_t dset, bool write, int64_t n, int64_t z0,
                          int64_t z1, float *buf, size_t max_io, const char *path,
-                         const char *name, pv_h5_stats *stats)
+                         const char *name, pv_h5_stats *stats, pv_h5_hook *hook)
 {
     plan p;
     make_plan(&p, n, z0, z1, max_io ? max_io : PV_H5_DEFAULT_MAX_IO);
+    if (hook)
+        hook->whole_planes = p.groups == 1;
     long long calls = p.ncalls;
     if (MPI_Allreduce(MPI_IN_PLACE, &calls, 1, MPI_LONG_LONG, MPI_MAX, ctx->comm) != MPI_SUCCESS)
         return pv_status_agree(ctx, pv_err(ctx, PV_EMPI, "MPI_Allreduce failed"));
@@ -343,6 +345,14 @@ pv_status pv_h5_transfer(pv_ctx *ctx, hid_t dset, bool write, int64_t n, int64_t
     /* every rank makes `calls` calls; stop together after the first failing one */
     for (long long k = 0; k < calls && st == PV_OK; k++) {
         st = one_call(ctx, dset, dxpl, write, &p, k, buf, path, name, stats);
+        if (st == PV_OK && hook && p.groups == 1 && k < p.ncalls) {
+            int64_t zs, nz, ys, ny, zn = 0, nn = 0;
+            plan_block(&p, k, &zs, &nz, &ys, &ny);
+            if (k + 1 < p.ncalls)
+                plan_block(&p, k + 1, &zn, &nn, &ys, &ny);
+            hook->after(hook->ud, buf + (size_t)(zs - p.z0) * (size_t)p.n * (size_t)p.n, zs,
+                        nz, zn, nn);
+        }
         st = pv_status_agree(ctx, st);
         stats->ncalls++;
     }

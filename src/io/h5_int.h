@@ -56,13 +56,24 @@ void pv_h5_err_restore(hid_t saved);
  * buffering off unless `aggregate` (see make_hints in h5_common.c). <0 on error. */
 hid_t pv_h5_fapl(pv_ctx *ctx, bool aggregate);
 
+/* Called after each transfer call that moved whole planes [zs, zs + nz) of this rank
+ * (at `planes`, inside buf), and told which planes the next call moves (nz_next 0: none),
+ * so a reader can hash what it just read while the next planes are fetched. Not called
+ * when planes are split into rows (a plane larger than max_io): `whole_planes` false. */
+typedef struct pv_h5_hook {
+    void (*after)(void *ud, const float *planes, int64_t zs, int64_t nz, int64_t zs_next,
+                  int64_t nz_next);
+    void *ud;
+    bool whole_planes; /* set by pv_h5_transfer: every call moved whole planes */
+} pv_h5_hook;
+
 /* Move planes [z0, z1) of an n³ float dataset between `dset` and buf, collectively, in
  * calls of at most max_io bytes per rank; every rank makes the same number of calls.
  * Collective; the status is agreed after every call (ranks stop together). stats
- * accumulates this rank's calls, bytes, io time and io mode. */
+ * accumulates this rank's calls, bytes, io time and io mode. hook may be NULL. */
 pv_status pv_h5_transfer(pv_ctx *ctx, hid_t dset, bool write, int64_t n, int64_t z0,
                          int64_t z1, float *buf, size_t max_io, const char *path,
-                         const char *name, pv_h5_stats *stats);
+                         const char *name, pv_h5_stats *stats, pv_h5_hook *hook);
 
 /* Start/finish a stats record: begin zeroes it and notes the time; end reduces times
  * (max), bytes (sum) and the collective flag (and) over ranks. Collective (end). */

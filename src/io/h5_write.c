@@ -431,7 +431,8 @@ static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t file, hid_t gr
     pv_progress_begin_units(ctx, &bar, "save grids", total, "bytes");
     for (size_t k = 0; k < ng && st == PV_OK; k++) {
         st = pv_h5_transfer(ctx, dset[k], true, grids[k].n, grids[k].z0, grids[k].z1,
-                            (float *)grids[k].slab, o->max_io_bytes, path, grids[k].name, stats);
+                            (float *)grids[k].slab, o->max_io_bytes, path, grids[k].name, stats,
+                            NULL);
         done += (int64_t)grids[k].n * grids[k].n * grids[k].n * (int64_t)sizeof(float);
         pv_progress_update(ctx, &bar, done);
     }
