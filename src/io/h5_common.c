@@ -11,8 +11,10 @@
  * maximum over ranks; a rank with nothing left selects none and still takes part.
  */
 #include "h5_int.h"
+#include "pvox/checksum.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -171,6 +173,102 @@ bool pv_h5_name_ok(const char *name)
 {
     return name && name[0] && !strchr(name, '/') && strcmp(name, ".") != 0 &&
            strcmp(name, "..") != 0;
+}
+
+/* ---- hashing beside a transfer ------------------------------------------------------ */
+
+static void *hasher_main(void *ud)
+{
+    pv_h5_hasher *h = ud;
+    omp_set_num_threads(h->nthreads); /* a new thread starts from the environment's count */
+    pthread_mutex_lock(&h->mu);
+    for (;;) {
+        while (!h->job && !h->quit)
+            pthread_cond_wait(&h->cv, &h->mu);
+        if (!h->job)
+            break;
+        const float *p = h->job;
+        int64_t z0 = h->job_z0, nz = h->job_nz;
+        pthread_mutex_unlock(&h->mu);
+        uint64_t s = pv_checksum_slab(p, h->n, z0, z0 + nz);
+        pthread_mutex_lock(&h->mu);
+        h->sum += s;
+        h->job = NULL;
+        pthread_cond_broadcast(&h->cv);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+void pv_h5_hasher_start(pv_h5_hasher *h, int64_t n, int nthreads)
+{
+    memset(h, 0, sizeof *h);
+    h->n = n;
+    h->nthreads = nthreads > 0 ? nthreads : 1;
+    if (pthread_mutex_init(&h->mu, NULL) != 0)
+        return;
+    if (pthread_cond_init(&h->cv, NULL) != 0) {
+        pthread_mutex_destroy(&h->mu);
+        return;
+    }
+    h->threaded = pthread_create(&h->tid, NULL, hasher_main, h) == 0;
+    if (!h->threaded) {
+        pthread_cond_destroy(&h->cv);
+        pthread_mutex_destroy(&h->mu);
+    }
+}
+
+/* Wait until no block is pending (h->mu held). */
+static void hasher_wait(pv_h5_hasher *h)
+{
+    while (h->job)
+        pthread_cond_wait(&h->cv, &h->mu);
+}
+
+void pv_h5_hasher_push(pv_h5_hasher *h, const float *planes, int64_t z0, int64_t nz)
+{
+    if (nz <= 0)
+        return;
+    if (!h->threaded) {
+        h->sum += pv_checksum_slab(planes, h->n, z0, z0 + nz);
+        return;
+    }
+    pthread_mutex_lock(&h->mu);
+    hasher_wait(h);
+    h->job = planes;
+    h->job_z0 = z0;
+    h->job_nz = nz;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+uint64_t pv_h5_hasher_take(pv_h5_hasher *h)
+{
+    if (h->threaded) {
+        pthread_mutex_lock(&h->mu);
+        hasher_wait(h);
+    }
+    uint64_t s = h->sum;
+    h->sum = 0;
+    if (h->threaded)
+        pthread_mutex_unlock(&h->mu);
+    return s;
+}
+
+uint64_t pv_h5_hasher_stop(pv_h5_hasher *h)
+{
+    uint64_t s = pv_h5_hasher_take(h);
+    if (!h->threaded)
+        return s;
+    pthread_mutex_lock(&h->mu);
+    h->quit = true;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    pthread_join(h->tid, NULL);
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+    h->threaded = false;
+    return s;
 }
 
 /* ---- stats ------------------------------------------------------------------------- */

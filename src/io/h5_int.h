@@ -5,6 +5,7 @@
 #define PV_IO_H5_INT_H
 
 #include <hdf5.h>
+#include <pthread.h>
 
 #include "pvox/h5.h"
 
@@ -74,6 +75,37 @@ typedef struct pv_h5_hook {
 pv_status pv_h5_transfer(pv_ctx *ctx, hid_t dset, bool write, int64_t n, int64_t z0,
                          int64_t z1, float *buf, size_t max_io, const char *path,
                          const char *name, pv_h5_stats *stats, pv_h5_hook *hook);
+
+/* Bytes per rank per transfer call when a transfer is paired with hashing (reads) or
+ * early writeback (writes): small enough that the work on call k overlaps call k+1,
+ * large enough that the collective calls cost little (a 1024³ grid at one rank: 64). */
+#define PV_H5_PIPE_BYTES ((size_t)64 << 20)
+
+/* A helper thread that hashes planes (pvox/checksum.h, with the rank's OpenMP threads)
+ * while the caller's thread goes on with MPI (which stays on the main thread:
+ * MPI_THREAD_FUNNELED). One block pending at a time: push waits for the previous block.
+ * If the thread cannot be created, push hashes on the caller's thread. No MPI. */
+typedef struct pv_h5_hasher {
+    int64_t n;        /* voxels per axis */
+    int nthreads;     /* OpenMP threads for hashing */
+    uint64_t sum;     /* hashes of the planes done so far */
+    bool threaded;
+    pthread_t tid;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    const float *job; /* planes pending (NULL: none) */
+    int64_t job_z0, job_nz;
+    bool quit;
+} pv_h5_hasher;
+
+void pv_h5_hasher_start(pv_h5_hasher *h, int64_t n, int nthreads);
+/* Hash planes [z0, z0 + nz) at `planes` (which must stay valid and unchanged until the
+ * next push, take or stop). */
+void pv_h5_hasher_push(pv_h5_hasher *h, const float *planes, int64_t z0, int64_t nz);
+/* Wait for the pending block; the sum of everything pushed since the last take. */
+uint64_t pv_h5_hasher_take(pv_h5_hasher *h);
+/* Take, then end the thread. */
+uint64_t pv_h5_hasher_stop(pv_h5_hasher *h);
 
 /* Start/finish a stats record: begin zeroes it and notes the time; end reduces times
  * (max), bytes (sum) and the collective flag (and) over ranks. Collective (end). */

@@ -14,8 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <omp.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -472,59 +470,16 @@ static pv_status verify(pv_ctx *ctx, pv_h5_file *f, const pv_h5_entry *e, int64_
 /* ---- hashing while reading ------------------------------------------------------------ */
 
 /* A whole grid with a stored checksum is hashed as it is read, not in a second pass: the
- * read goes in calls of HASHED_READ_BYTES per rank, and a helper thread hashes the
- * planes of call k (pvox/checksum.h, with the rank's OpenMP threads) while the main
- * thread reads call k+1 (MPI stays on the main thread: MPI_THREAD_FUNNELED); the kernel
- * is asked to fetch call k+1's bytes as soon as call k is in (POSIX_FADV_WILLNEED). The
- * read then costs about the longer of reading and hashing instead of their sum. */
-#define HASHED_READ_BYTES ((size_t)64 << 20)
-
+ * read goes in calls of PV_H5_PIPE_BYTES per rank, the hasher thread (pv_h5_hasher) hashes
+ * the planes of call k while the main thread reads call k+1, and the kernel is asked to
+ * fetch call k+1's bytes as soon as call k is in (POSIX_FADV_WILLNEED). The read then
+ * costs about the longer of reading and hashing instead of their sum. */
 typedef struct read_hash {
-    int fd;          /* the file, for readahead hints (-1: none) */
-    uint64_t base;   /* file offset of the dataset's first voxel */
-    uint64_t plane;  /* bytes per plane */
-    int64_t n;
-    int nthreads;    /* OpenMP threads for the hashing (the rank's) */
-    uint64_t sum;    /* this rank's plane hashes so far */
-    /* the helper: one pending block at a time */
-    bool threaded;
-    pthread_t tid;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    const float *job; /* planes to hash, NULL: none pending */
-    int64_t job_z0, job_nz;
-    bool quit;
+    int fd;            /* the file, for readahead hints (-1: none) */
+    uint64_t base;     /* file offset of the dataset's first voxel */
+    uint64_t plane;    /* bytes per plane */
+    pv_h5_hasher *hs;  /* hashes the planes read */
 } read_hash;
-
-static void *hash_worker(void *ud)
-{
-    read_hash *h = ud;
-    omp_set_num_threads(h->nthreads); /* a new thread starts from the environment's count */
-    pthread_mutex_lock(&h->mu);
-    for (;;) {
-        while (!h->job && !h->quit)
-            pthread_cond_wait(&h->cv, &h->mu);
-        if (!h->job)
-            break;
-        const float *p = h->job;
-        int64_t z0 = h->job_z0, nz = h->job_nz;
-        pthread_mutex_unlock(&h->mu);
-        uint64_t s = pv_checksum_slab(p, h->n, z0, z0 + nz);
-        pthread_mutex_lock(&h->mu);
-        h->sum += s;
-        h->job = NULL;
-        pthread_cond_broadcast(&h->cv);
-    }
-    pthread_mutex_unlock(&h->mu);
-    return NULL;
-}
-
-/* Wait until the helper has no block pending (called with h->mu held). */
-static void wait_idle(read_hash *h)
-{
-    while (h->job)
-        pthread_cond_wait(&h->cv, &h->mu);
-}
 
 static void hash_after_read(void *ud, const float *planes, int64_t zs, int64_t nz,
                             int64_t zs_next, int64_t nz_next)
@@ -533,48 +488,7 @@ static void hash_after_read(void *ud, const float *planes, int64_t zs, int64_t n
     if (h->fd >= 0 && nz_next > 0) /* the disk works on the next planes while we hash */
         (void)posix_fadvise(h->fd, (off_t)(h->base + (uint64_t)zs_next * h->plane),
                             (off_t)((uint64_t)nz_next * h->plane), POSIX_FADV_WILLNEED);
-    if (!h->threaded) {
-        h->sum += pv_checksum_slab(planes, h->n, zs, zs + nz);
-        return;
-    }
-    pthread_mutex_lock(&h->mu);
-    wait_idle(h);
-    h->job = planes;
-    h->job_z0 = zs;
-    h->job_nz = nz;
-    pthread_cond_broadcast(&h->cv);
-    pthread_mutex_unlock(&h->mu);
-}
-
-static void hash_start(read_hash *h)
-{
-    h->threaded = false;
-    if (pthread_mutex_init(&h->mu, NULL) != 0)
-        return;
-    if (pthread_cond_init(&h->cv, NULL) != 0) {
-        pthread_mutex_destroy(&h->mu);
-        return;
-    }
-    h->threaded = pthread_create(&h->tid, NULL, hash_worker, h) == 0;
-    if (!h->threaded) { /* hash on the main thread instead */
-        pthread_cond_destroy(&h->cv);
-        pthread_mutex_destroy(&h->mu);
-    }
-}
-
-/* Finish the last block and stop the helper; after this h->sum is complete. */
-static void hash_stop(read_hash *h)
-{
-    if (!h->threaded)
-        return;
-    pthread_mutex_lock(&h->mu);
-    wait_idle(h);
-    h->quit = true;
-    pthread_cond_broadcast(&h->cv);
-    pthread_mutex_unlock(&h->mu);
-    pthread_join(h->tid, NULL);
-    pthread_cond_destroy(&h->cv);
-    pthread_mutex_destroy(&h->mu);
+    pv_h5_hasher_push(h->hs, planes, zs, nz);
 }
 
 /* Collective: read planes [z0, z1) of a contiguous dataset and hash them call by call;
@@ -584,25 +498,25 @@ static pv_status read_hashed(pv_ctx *ctx, pv_h5_file *f, hid_t dset, const pv_h5
                              int64_t z0, int64_t z1, float *buf, pv_h5_stats *stats,
                              uint64_t *sum, bool *hashed)
 {
-    read_hash h = {.fd = -1, .plane = (uint64_t)e->n * (uint64_t)e->n * sizeof(float),
-                   .n = e->n, .nthreads = ctx->nthreads > 0 ? ctx->nthreads : 1};
+    pv_h5_hasher hs;
+    pv_h5_hasher_start(&hs, e->n, ctx->nthreads);
+    read_hash h = {-1, 0, (uint64_t)e->n * (uint64_t)e->n * sizeof(float), &hs};
     haddr_t off = H5Dget_offset(dset);
     if (off != HADDR_UNDEF) {
         h.base = (uint64_t)off;
         h.fd = open(f->path, O_RDONLY | O_CLOEXEC);
     }
-    hash_start(&h);
     pv_h5_hook hook = {hash_after_read, &h, false};
-    size_t chunk = f->max_io < HASHED_READ_BYTES ? f->max_io : HASHED_READ_BYTES;
+    size_t chunk = f->max_io < PV_H5_PIPE_BYTES ? f->max_io : PV_H5_PIPE_BYTES;
     pv_status st = pv_h5_transfer(ctx, dset, false, e->n, z0, z1, buf, chunk, f->path, e->name,
                                   stats, &hook);
-    hash_stop(&h);
+    uint64_t mine = pv_h5_hasher_stop(&hs);
     if (h.fd >= 0)
         close(h.fd);
     *hashed = hook.whole_planes;
     if (st != PV_OK || !*hashed)
         return st;
-    if (MPI_Allreduce(&h.sum, sum, 1, MPI_UINT64_T, MPI_SUM, ctx->comm) != MPI_SUCCESS)
+    if (MPI_Allreduce(&mine, sum, 1, MPI_UINT64_T, MPI_SUM, ctx->comm) != MPI_SUCCESS)
         st = pv_err(ctx, PV_EMPI, "MPI_Allreduce failed");
     return pv_status_agree(ctx, st);
 }
