@@ -154,23 +154,7 @@ dat="$OUT/h5_bandwidth.dat"
 } >"$dat"
 echo "data: $dat"
 command -v gnuplot >/dev/null || exit 0
-gnuplot <<GP
-set terminal pngcairo size 960,480 font ",11"
-set output "$OUT/h5_bandwidth.png"
-set title "pvox vsave / vload bandwidth over dd on $fs ($(date -u +%F), median of $REPEAT)" noenhanced
-set ylabel "pvox MB/s / dd MB/s"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set boxwidth 0.9
-set yrange [0:*]
-set key top left
-set grid ytics
-set arrow from graph 0, first 0.5 to graph 1, first 0.5 nohead dt 2 lw 2 lc rgb "black"
-set label "target 0.5" at graph 0.99, first 0.53 right
-plot "$dat" using 2:xtic(1) title "write / dd direct" lc rgb "#1f77b4", \
-     "" using 3 title "read / dd direct" lc rgb "#ff7f0e", \
-     "" using 4 title "write / dd buffered" fs pattern 4 lc rgb "#1f77b4", \
-     "" using 5 title "read / dd buffered" fs pattern 4 lc rgb "#ff7f0e"
-GP
+gnuplot -e "dat='$dat'; png='$OUT/h5_bandwidth.png'" \
+    -e "title='pvox vsave / vload over dd, $fs, $(date -u +%F), median of $REPEAT'" \
+    "$(dirname "$0")/h5_bandwidth.gp"
 echo "figure: $OUT/h5_bandwidth.png"

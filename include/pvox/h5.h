@@ -31,6 +31,9 @@
  * takes part with an empty selection. Transfers are split so that no rank moves more
  * than opt->max_io_bytes (default 1 GiB) in one call (HDF5 1.10 and MPI-IO implementations
  * fail on single transfers of 2 GiB and more); every rank makes the same number of calls.
+ * Writes and checked whole-grid reads go in calls of at most 64 MiB per rank, so that the
+ * checksum (a helper thread) and the kernel's writeback or readahead of one call overlap
+ * the next (io/h5_write.c, io/h5_read.c).
  *
  * Writing is atomic: the file is written as "<path>.tmp.<16 random hex digits>" (chosen
  * by rank 0, created exclusively: an existing file or link of that name is never

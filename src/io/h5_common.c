@@ -204,7 +204,9 @@ void pv_h5_hasher_start(pv_h5_hasher *h, int64_t n, int nthreads)
 {
     memset(h, 0, sizeof *h);
     h->n = n;
-    h->nthreads = nthreads > 0 ? nthreads : 1;
+    /* one core stays with the thread doing the I/O: hashing threads that outnumber the
+     * cores preempt it and wait for each other at OpenMP's barriers */
+    h->nthreads = nthreads > 1 ? nthreads - 1 : 1;
     if (pthread_mutex_init(&h->mu, NULL) != 0)
         return;
     if (pthread_cond_init(&h->cv, NULL) != 0) {

@@ -2,12 +2,14 @@
  * io/h5_write: pv_h5_save_all, the collective checkpoint writer (layout in pvox/h5.h).
  *
  * Order of work, with an agreement after each step so no rank waits alone in a
- * collective: check the descriptors; the grids' checksums (pvox/checksum.h, summed over
- * ranks); rank 0 checks the directory and picks the temporary names (64 random bits,
- * io/tmpfile.c; nothing may exist under them) and the creation time (broadcast); create
- * the temporary file exclusively (MPI-IO); root attributes; per grid: dataset +
- * attributes (with the checksum); rank 0 reserves the whole file's blocks; the metadata
- * is flushed; the collective plane transfers; close; every rank fsyncs the temporary
+ * collective: check the descriptors; rank 0 checks the directory and picks the temporary
+ * names (64 random bits, io/tmpfile.c; nothing may exist under them) and the creation
+ * time (broadcast); create the temporary file exclusively (MPI-IO); root attributes; per
+ * grid: dataset + attributes (the checksum a placeholder of the same size); the /VTKHDF
+ * group (h5_vtkhdf.c); rank 0 reserves the whole file's blocks; the metadata is flushed;
+ * per grid, the collective plane transfers while a helper thread hashes the slab
+ * (pvox/checksum.h, summed over ranks), each call's planes handed to the kernel's
+ * writeback at once; the checksums rewritten in place; close; every rank fsyncs the temporary
  * file (delayed-allocation file systems report a full disk only here); if the blocks
  * could not be reserved, the voxels are read back and their checksums compared (Open
  * MPI 4.1's OMPIO reports a collective write that met a full disk on some ranks as a
