@@ -10,6 +10,15 @@
  *                           vzrange (float64[2], NaN when unset), size (int64, = N) and
  *                           checksum (uint64: the grid checksum of pvox/checksum.h, the
  *                           value `-v` logs)
+ *   /VTKHDF                 group in VTK's HDF ImageData layout (io/h5_vtkhdf.c), so
+ *                           ParaView's VTKHDFReader opens the file: attributes Version
+ *                           (int32[2] = 1,0), Type ("ImageData", 9-byte string),
+ *                           WholeExtent (int32[6] = 0,N-1 per axis), Origin, Spacing
+ *                           (float64[3], x y z), Direction (float64[9], identity)
+ *   /VTKHDF/PointData/$name hard links to /grids/$name (the same dataset) for every grid
+ *                           whose size and node positions equal the reference grid's
+ *                           (opts->vtk_grid, else the first saved); one ImageData has
+ *                           one geometry, so the other grids are only under /grids
  * Grid names keep their '$'. Any rank count reads any file: each rank's planes [z0, z1)
  * are one hyperslab of the contiguous dataset. Files written before the checksum
  * attribute existed have none and are read without a check.
@@ -22,6 +31,9 @@
  * takes part with an empty selection. Transfers are split so that no rank moves more
  * than opt->max_io_bytes (default 1 GiB) in one call (HDF5 1.10 and MPI-IO implementations
  * fail on single transfers of 2 GiB and more); every rank makes the same number of calls.
+ * Writes and checked whole-grid reads go in calls of at most 64 MiB per rank, so that the
+ * checksum (a helper thread) and the kernel's writeback or readahead of one call overlap
+ * the next (io/h5_write.c, io/h5_read.c).
  *
  * Writing is atomic: the file is written as "<path>.tmp.<16 random hex digits>" (chosen
  * by rank 0, created exclusively: an existing file or link of that name is never
@@ -60,6 +72,8 @@ typedef struct pv_h5_opts {
     const char *job_hash;  /* --checkpoint: hash of the job script ("job_hash"; NULL: none) */
     const char *job_state; /* --checkpoint: where the script was ("job_state"; NULL: none) */
     bool no_xdmf;          /* do not write the XDMF sidecar */
+    const char *vtk_grid;  /* the grid whose size and ranges the /VTKHDF ImageData takes
+                              (NULL or not saved: the first grid saved) */
     size_t max_io_bytes;   /* largest transfer per rank per call (0: PV_H5_DEFAULT_MAX_IO;
                               tests make it small to exercise the split path) */
     bool aggregate;        /* MPI-IO two-phase collective buffering (off by default:

@@ -11,7 +11,10 @@
  * maximum over ranks; a rank with nothing left selects none and still takes part.
  */
 #include "h5_int.h"
+#include "pvox/checksum.h"
 
+#include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -56,6 +59,50 @@ void pv_h5_err_restore(hid_t saved)
 {
     if (saved >= 0)
         H5Eset_current_stack(saved); /* closes `saved` */
+}
+
+/* ---- attributes -------------------------------------------------------------------- */
+
+herr_t pv_h5_attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
+                        hsize_t dim, const void *val)
+{
+    hid_t space = rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
+    if (space < 0)
+        return -1;
+    hid_t a = H5Acreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, mtype, val);
+    hid_t e = rc < 0 ? pv_h5_err_save() : -1;
+    if (a >= 0 && H5Aclose(a) < 0)
+        rc = -1;
+    H5Sclose(space);
+    pv_h5_err_restore(e);
+    return rc;
+}
+
+herr_t pv_h5_attr_fixed(hid_t loc, const char *name, const char *value, bool exact)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0)
+        return -1;
+    size_t len = strlen(value);
+    herr_t rc = H5Tset_size(t, exact && len > 0 ? len : len + 1);
+    if (rc >= 0)
+        rc = H5Tset_strpad(t, exact ? H5T_STR_NULLPAD : H5T_STR_NULLTERM);
+    if (rc >= 0)
+        rc = pv_h5_attr_write(loc, name, t, t, 0, 0, value);
+    H5Tclose(t);
+    return rc;
+}
+
+void pv_h5_axis_geometry(const pv_h5_grid *g, int a, double *origin, double *spacing)
+{
+    if (isnan(g->min[a]) || isnan(g->max[a])) {
+        *origin = 0;
+        *spacing = 1;
+        return;
+    }
+    *origin = g->min[a];
+    *spacing = (g->max[a] - g->min[a]) / (double)(g->n - 1);
 }
 
 /* MPI-IO hints. Each rank's part of a transfer is one contiguous byte range, so
@@ -126,6 +173,104 @@ bool pv_h5_name_ok(const char *name)
 {
     return name && name[0] && !strchr(name, '/') && strcmp(name, ".") != 0 &&
            strcmp(name, "..") != 0;
+}
+
+/* ---- hashing beside a transfer ------------------------------------------------------ */
+
+static void *hasher_main(void *ud)
+{
+    pv_h5_hasher *h = ud;
+    omp_set_num_threads(h->nthreads); /* a new thread starts from the environment's count */
+    pthread_mutex_lock(&h->mu);
+    for (;;) {
+        while (!h->job && !h->quit)
+            pthread_cond_wait(&h->cv, &h->mu);
+        if (!h->job)
+            break;
+        const float *p = h->job;
+        int64_t z0 = h->job_z0, nz = h->job_nz;
+        pthread_mutex_unlock(&h->mu);
+        uint64_t s = pv_checksum_slab(p, h->n, z0, z0 + nz);
+        pthread_mutex_lock(&h->mu);
+        h->sum += s;
+        h->job = NULL;
+        pthread_cond_broadcast(&h->cv);
+    }
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
+}
+
+void pv_h5_hasher_start(pv_h5_hasher *h, int64_t n, int nthreads)
+{
+    memset(h, 0, sizeof *h);
+    h->n = n;
+    /* one core stays with the thread doing the I/O: hashing threads that outnumber the
+     * cores preempt it and wait for each other at OpenMP's barriers */
+    h->nthreads = nthreads > 1 ? nthreads - 1 : 1;
+    if (pthread_mutex_init(&h->mu, NULL) != 0)
+        return;
+    if (pthread_cond_init(&h->cv, NULL) != 0) {
+        pthread_mutex_destroy(&h->mu);
+        return;
+    }
+    h->threaded = pthread_create(&h->tid, NULL, hasher_main, h) == 0;
+    if (!h->threaded) {
+        pthread_cond_destroy(&h->cv);
+        pthread_mutex_destroy(&h->mu);
+    }
+}
+
+/* Wait until no block is pending (h->mu held). */
+static void hasher_wait(pv_h5_hasher *h)
+{
+    while (h->job)
+        pthread_cond_wait(&h->cv, &h->mu);
+}
+
+void pv_h5_hasher_push(pv_h5_hasher *h, const float *planes, int64_t z0, int64_t nz)
+{
+    if (nz <= 0)
+        return;
+    if (!h->threaded) {
+        h->sum += pv_checksum_slab(planes, h->n, z0, z0 + nz);
+        return;
+    }
+    pthread_mutex_lock(&h->mu);
+    hasher_wait(h);
+    h->job = planes;
+    h->job_z0 = z0;
+    h->job_nz = nz;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+}
+
+uint64_t pv_h5_hasher_take(pv_h5_hasher *h)
+{
+    if (h->threaded) {
+        pthread_mutex_lock(&h->mu);
+        hasher_wait(h);
+    }
+    uint64_t s = h->sum;
+    h->sum = 0;
+    if (h->threaded)
+        pthread_mutex_unlock(&h->mu);
+    return s;
+}
+
+uint64_t pv_h5_hasher_stop(pv_h5_hasher *h)
+{
+    uint64_t s = pv_h5_hasher_take(h);
+    if (!h->threaded)
+        return s;
+    pthread_mutex_lock(&h->mu);
+    h->quit = true;
+    pthread_cond_broadcast(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    pthread_join(h->tid, NULL);
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+    h->threaded = false;
+    return s;
 }
 
 /* ---- stats ------------------------------------------------------------------------- */
@@ -283,10 +428,12 @@ out:
 
 pv_status pv_h5_transfer(pv_ctx *ctx, hid_t dset, bool write, int64_t n, int64_t z0,
                          int64_t z1, float *buf, size_t max_io, const char *path,
-                         const char *name, pv_h5_stats *stats)
+                         const char *name, pv_h5_stats *stats, pv_h5_hook *hook)
 {
     plan p;
     make_plan(&p, n, z0, z1, max_io ? max_io : PV_H5_DEFAULT_MAX_IO);
+    if (hook)
+        hook->whole_planes = p.groups == 1;
     long long calls = p.ncalls;
     if (MPI_Allreduce(MPI_IN_PLACE, &calls, 1, MPI_LONG_LONG, MPI_MAX, ctx->comm) != MPI_SUCCESS)
         return pv_status_agree(ctx, pv_err(ctx, PV_EMPI, "MPI_Allreduce failed"));
@@ -298,6 +445,14 @@ pv_status pv_h5_transfer(pv_ctx *ctx, hid_t dset, bool write, int64_t n, int64_t
     /* every rank makes `calls` calls; stop together after the first failing one */
     for (long long k = 0; k < calls && st == PV_OK; k++) {
         st = one_call(ctx, dset, dxpl, write, &p, k, buf, path, name, stats);
+        if (st == PV_OK && hook && p.groups == 1 && k < p.ncalls) {
+            int64_t zs, nz, ys, ny, zn = 0, nn = 0;
+            plan_block(&p, k, &zs, &nz, &ys, &ny);
+            if (k + 1 < p.ncalls)
+                plan_block(&p, k + 1, &zn, &nn, &ys, &ny);
+            hook->after(hook->ud, buf + (size_t)(zs - p.z0) * (size_t)p.n * (size_t)p.n, zs,
+                        nz, zn, nn);
+        }
         st = pv_status_agree(ctx, st);
         stats->ncalls++;
     }

@@ -5,6 +5,7 @@
 #define PV_IO_H5_INT_H
 
 #include <hdf5.h>
+#include <pthread.h>
 
 #include "pvox/h5.h"
 
@@ -21,6 +22,27 @@
 #define PV_H5_ATTR_CHECKSUM "checksum"
 extern const char *const pv_h5_range_attr[3]; /* "vxrange", "vyrange", "vzrange" */
 
+/* Write attribute `name` of loc: scalar (rank 0) or a 1-D array of `dim` elements, file
+ * type ftype, memory type mtype. <0 on error (the HDF5 error stack kept). */
+herr_t pv_h5_attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
+                        hsize_t dim, const void *val);
+/* A fixed-length ASCII string attribute: NUL-terminated (its size counts the NUL), or
+ * with `exact` of exactly strlen(value) bytes, NUL-padded, as numpy's fixed strings (VTK
+ * 9.2's HDF reader compares all of the attribute's bytes with "ImageData"). <0 on error. */
+herr_t pv_h5_attr_fixed(hid_t loc, const char *name, const char *value, bool exact);
+#define pv_h5_attr_string(loc, name, value) pv_h5_attr_fixed(loc, name, value, false)
+
+/* Where node 0 of axis `a` (0 x, 1 y, 2 z) sits and the distance between nodes, as pvox
+ * maps them: min + i·(max-min)/(n-1); an unset range gives origin 0, spacing 1. Shared
+ * by the XDMF sidecar and the /VTKHDF group so both place the grid alike. */
+void pv_h5_axis_geometry(const pv_h5_grid *g, int a, double *origin, double *spacing);
+
+/* Collective (metadata): the /VTKHDF group, VTK's HDF ImageData layout (h5_vtkhdf.c),
+ * whose PointData members are hard links to the /grids datasets that share the
+ * geometry of grid `ref` (the rest are left out). Call after the datasets exist.
+ * <0 on error (the HDF5 error stack kept). */
+herr_t pv_h5_vtkhdf_write(hid_t file, const pv_h5_grid *g, size_t ng, size_t ref);
+
 /* Silence HDF5's own error printing (we report through pv_err). Call at every entry. */
 void pv_h5_quiet(void);
 /* The most specific message on HDF5's current error stack ("" if none), into buf. */
@@ -35,13 +57,55 @@ void pv_h5_err_restore(hid_t saved);
  * buffering off unless `aggregate` (see make_hints in h5_common.c). <0 on error. */
 hid_t pv_h5_fapl(pv_ctx *ctx, bool aggregate);
 
+/* Called after each transfer call that moved whole planes [zs, zs + nz) of this rank
+ * (at `planes`, inside buf), and told which planes the next call moves (nz_next 0: none),
+ * so a reader can hash what it just read while the next planes are fetched. Not called
+ * when planes are split into rows (a plane larger than max_io): `whole_planes` false. */
+typedef struct pv_h5_hook {
+    void (*after)(void *ud, const float *planes, int64_t zs, int64_t nz, int64_t zs_next,
+                  int64_t nz_next);
+    void *ud;
+    bool whole_planes; /* set by pv_h5_transfer: every call moved whole planes */
+} pv_h5_hook;
+
 /* Move planes [z0, z1) of an n³ float dataset between `dset` and buf, collectively, in
  * calls of at most max_io bytes per rank; every rank makes the same number of calls.
  * Collective; the status is agreed after every call (ranks stop together). stats
- * accumulates this rank's calls, bytes, io time and io mode. */
+ * accumulates this rank's calls, bytes, io time and io mode. hook may be NULL. */
 pv_status pv_h5_transfer(pv_ctx *ctx, hid_t dset, bool write, int64_t n, int64_t z0,
                          int64_t z1, float *buf, size_t max_io, const char *path,
-                         const char *name, pv_h5_stats *stats);
+                         const char *name, pv_h5_stats *stats, pv_h5_hook *hook);
+
+/* Bytes per rank per transfer call when a transfer is paired with hashing (reads) or
+ * early writeback (writes): small enough that the work on call k overlaps call k+1,
+ * large enough that the collective calls cost little (a 1024³ grid at one rank: 64). */
+#define PV_H5_PIPE_BYTES ((size_t)64 << 20)
+
+/* A helper thread that hashes planes (pvox/checksum.h, with the rank's OpenMP threads)
+ * while the caller's thread goes on with MPI (which stays on the main thread:
+ * MPI_THREAD_FUNNELED). One block pending at a time: push waits for the previous block.
+ * If the thread cannot be created, push hashes on the caller's thread. No MPI. */
+typedef struct pv_h5_hasher {
+    int64_t n;        /* voxels per axis */
+    int nthreads;     /* OpenMP threads for hashing */
+    uint64_t sum;     /* hashes of the planes done so far */
+    bool threaded;
+    pthread_t tid;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    const float *job; /* planes pending (NULL: none) */
+    int64_t job_z0, job_nz;
+    bool quit;
+} pv_h5_hasher;
+
+void pv_h5_hasher_start(pv_h5_hasher *h, int64_t n, int nthreads);
+/* Hash planes [z0, z0 + nz) at `planes` (which must stay valid and unchanged until the
+ * next push, take or stop). */
+void pv_h5_hasher_push(pv_h5_hasher *h, const float *planes, int64_t z0, int64_t nz);
+/* Wait for the pending block; the sum of everything pushed since the last take. */
+uint64_t pv_h5_hasher_take(pv_h5_hasher *h);
+/* Take, then end the thread. */
+uint64_t pv_h5_hasher_stop(pv_h5_hasher *h);
 
 /* Start/finish a stats record: begin zeroes it and notes the time; end reduces times
  * (max), bytes (sum) and the collective flag (and) over ranks. Collective (end). */

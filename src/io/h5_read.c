@@ -12,6 +12,7 @@
  * on disk is an error, not NaN voxels.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,22 +453,79 @@ static pv_status reads_tile(pv_ctx *ctx, int64_t n, int64_t z0, int64_t z1, bool
     return pv_status_agree(ctx, st);
 }
 
-/* Collective: the planes read (tiling the grid) against the stored checksum. */
+static pv_status damaged(pv_ctx *ctx, pv_h5_file *f, const pv_h5_entry *e, uint64_t sum);
+
+/* Collective: the planes read (tiling the grid) against the stored checksum, in a pass
+ * of their own (grids never written, planes split into rows). */
 static pv_status verify(pv_ctx *ctx, pv_h5_file *f, const pv_h5_entry *e, int64_t z0,
                         int64_t z1, const float *buf)
 {
-    bool tile = false;
-    pv_status st = reads_tile(ctx, e->n, z0, z1, &tile);
-    if (st != PV_OK || !tile)
-        return st;
     uint64_t sum = 0;
-    if ((st = pv_checksum_grid(ctx, buf, e->n, z0, z1, &sum)) != PV_OK)
-        return st;
-    if (sum != e->checksum) /* the same sums on every rank: no agreement needed */
-        st = pv_err(ctx, PV_EIO, "%s: " PV_H5_GROUP "/%s is damaged: its voxels have checksum "
-                    "%016llx, the file records %016llx", f->path, e->name,
-                    (unsigned long long)sum, (unsigned long long)e->checksum);
+    pv_status st = pv_checksum_grid(ctx, buf, e->n, z0, z1, &sum);
+    if (st == PV_OK && sum != e->checksum) /* the same sums on every rank */
+        st = damaged(ctx, f, e, sum);
     return st;
+}
+
+/* ---- hashing while reading ------------------------------------------------------------ */
+
+/* A whole grid with a stored checksum is hashed as it is read, not in a second pass: the
+ * read goes in calls of PV_H5_PIPE_BYTES per rank, the hasher thread (pv_h5_hasher) hashes
+ * the planes of call k while the main thread reads call k+1, and the kernel is asked to
+ * fetch call k+1's bytes as soon as call k is in (POSIX_FADV_WILLNEED). The read then
+ * costs about the longer of reading and hashing instead of their sum. */
+typedef struct read_hash {
+    int fd;            /* the file, for readahead hints (-1: none) */
+    uint64_t base;     /* file offset of the dataset's first voxel */
+    uint64_t plane;    /* bytes per plane */
+    pv_h5_hasher *hs;  /* hashes the planes read */
+} read_hash;
+
+static void hash_after_read(void *ud, const float *planes, int64_t zs, int64_t nz,
+                            int64_t zs_next, int64_t nz_next)
+{
+    read_hash *h = ud;
+    if (h->fd >= 0 && nz_next > 0) /* the disk works on the next planes while we hash */
+        (void)posix_fadvise(h->fd, (off_t)(h->base + (uint64_t)zs_next * h->plane),
+                            (off_t)((uint64_t)nz_next * h->plane), POSIX_FADV_WILLNEED);
+    pv_h5_hasher_push(h->hs, planes, zs, nz);
+}
+
+/* Collective: read planes [z0, z1) of a contiguous dataset and hash them call by call;
+ * the sum over ranks into *sum, or *hashed false when the transfer split planes into
+ * rows (then the caller hashes the buffer). */
+static pv_status read_hashed(pv_ctx *ctx, pv_h5_file *f, hid_t dset, const pv_h5_entry *e,
+                             int64_t z0, int64_t z1, float *buf, pv_h5_stats *stats,
+                             uint64_t *sum, bool *hashed)
+{
+    pv_h5_hasher hs;
+    pv_h5_hasher_start(&hs, e->n, ctx->nthreads);
+    read_hash h = {-1, 0, (uint64_t)e->n * (uint64_t)e->n * sizeof(float), &hs};
+    haddr_t off = H5Dget_offset(dset);
+    if (off != HADDR_UNDEF) {
+        h.base = (uint64_t)off;
+        h.fd = open(f->path, O_RDONLY | O_CLOEXEC);
+    }
+    pv_h5_hook hook = {hash_after_read, &h, false};
+    size_t chunk = f->max_io < PV_H5_PIPE_BYTES ? f->max_io : PV_H5_PIPE_BYTES;
+    pv_status st = pv_h5_transfer(ctx, dset, false, e->n, z0, z1, buf, chunk, f->path, e->name,
+                                  stats, &hook);
+    uint64_t mine = pv_h5_hasher_stop(&hs);
+    if (h.fd >= 0)
+        close(h.fd);
+    *hashed = hook.whole_planes;
+    if (st != PV_OK || !*hashed)
+        return st;
+    if (MPI_Allreduce(&mine, sum, 1, MPI_UINT64_T, MPI_SUM, ctx->comm) != MPI_SUCCESS)
+        st = pv_err(ctx, PV_EMPI, "MPI_Allreduce failed");
+    return pv_status_agree(ctx, st);
+}
+
+static pv_status damaged(pv_ctx *ctx, pv_h5_file *f, const pv_h5_entry *e, uint64_t sum)
+{
+    return pv_err(ctx, PV_EIO, "%s: " PV_H5_GROUP "/%s is damaged: its voxels have checksum "
+                  "%016llx, the file records %016llx", f->path, e->name,
+                  (unsigned long long)sum, (unsigned long long)e->checksum);
 }
 
 pv_status pv_h5_read(pv_ctx *ctx, pv_h5_file *f, const char *name, int64_t z0, int64_t z1,
@@ -488,14 +546,23 @@ pv_status pv_h5_read(pv_ctx *ctx, pv_h5_file *f, const char *name, int64_t z0, i
             st = pv_err(ctx, PV_EHDF5, "%s: cannot open " PV_H5_GROUP "/%s", f->path, name);
         st = pv_status_agree(ctx, st);
     }
+    /* a whole grid with a stored checksum is hashed as it is read (no second pass) */
+    bool check = false, hashed = false;
+    uint64_t sum = 0;
+    if (st == PV_OK && e->has_checksum && f->verify)
+        st = reads_tile(ctx, e->n, z0, z1, &check);
     if (st == PV_OK && !allocated(dset))
         st = pv_status_agree(ctx, read_fill(ctx, f, dset, e->n, z0, z1, buf));
+    else if (st == PV_OK && check)
+        st = read_hashed(ctx, f, dset, e, z0, z1, buf, stats, &sum, &hashed);
     else if (st == PV_OK)
         st = pv_h5_transfer(ctx, dset, false, e->n, z0, z1, buf, f->max_io, f->path, name,
-                            stats);
+                            stats, NULL);
     if (dset >= 0)
         H5Dclose(dset);
-    if (st == PV_OK && e->has_checksum && f->verify)
+    if (st == PV_OK && check && hashed && sum != e->checksum) /* the same sum on every rank */
+        st = damaged(ctx, f, e, sum);
+    else if (st == PV_OK && check && !hashed)
         st = verify(ctx, f, e, z0, z1, buf);
     pv_h5_stats_end(ctx, stats, t0);
     return st;

@@ -2,12 +2,14 @@
  * io/h5_write: pv_h5_save_all, the collective checkpoint writer (layout in pvox/h5.h).
  *
  * Order of work, with an agreement after each step so no rank waits alone in a
- * collective: check the descriptors; the grids' checksums (pvox/checksum.h, summed over
- * ranks); rank 0 checks the directory and picks the temporary names (64 random bits,
- * io/tmpfile.c; nothing may exist under them) and the creation time (broadcast); create
- * the temporary file exclusively (MPI-IO); root attributes; per grid: dataset +
- * attributes (with the checksum); rank 0 reserves the whole file's blocks; the metadata
- * is flushed; the collective plane transfers; close; every rank fsyncs the temporary
+ * collective: check the descriptors; rank 0 checks the directory and picks the temporary
+ * names (64 random bits, io/tmpfile.c; nothing may exist under them) and the creation
+ * time (broadcast); create the temporary file exclusively (MPI-IO); root attributes; per
+ * grid: dataset + attributes (the checksum a placeholder of the same size); the /VTKHDF
+ * group (h5_vtkhdf.c); rank 0 reserves the whole file's blocks; the metadata is flushed;
+ * per grid, the collective plane transfers while a helper thread hashes the slab
+ * (pvox/checksum.h, summed over ranks), each call's planes handed to the kernel's
+ * writeback at once; the checksums rewritten in place; close; every rank fsyncs the temporary
  * file (delayed-allocation file systems report a full disk only here); if the blocks
  * could not be reserved, the voxels are read back and their checksums compared (Open
  * MPI 4.1's OMPIO reports a collective write that met a full disk on some ranks as a
@@ -242,48 +244,19 @@ static pv_status make_names(pv_ctx *ctx, const char *path, const pv_h5_grid *g, 
 
 /* ---- attributes -------------------------------------------------------------------- */
 
-static herr_t attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, int rank,
-                         hsize_t dim, const void *val)
-{
-    hid_t space = rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
-    if (space < 0)
-        return -1;
-    hid_t a = H5Acreate2(loc, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, mtype, val);
-    hid_t e = rc < 0 ? pv_h5_err_save() : -1;
-    if (a >= 0 && H5Aclose(a) < 0)
-        rc = -1;
-    H5Sclose(space);
-    pv_h5_err_restore(e);
-    return rc;
-}
-
-static herr_t attr_string(hid_t loc, const char *name, const char *value)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    if (t < 0)
-        return -1;
-    herr_t rc = H5Tset_size(t, strlen(value) + 1);
-    if (rc >= 0)
-        rc = H5Tset_strpad(t, H5T_STR_NULLTERM);
-    if (rc >= 0)
-        rc = attr_write(loc, name, t, t, 0, 0, value);
-    H5Tclose(t);
-    return rc;
-}
-
 static herr_t root_attrs(hid_t file, const save_names *nm, const char *script,
                          const pv_h5_opts *o)
 {
-    if (o->job_hash && attr_string(file, PV_H5_ATTR_JOB_HASH, o->job_hash) < 0)
+    if (o->job_hash && pv_h5_attr_string(file, PV_H5_ATTR_JOB_HASH, o->job_hash) < 0)
         return -1;
-    if (o->job_state && attr_string(file, PV_H5_ATTR_JOB_STATE, o->job_state) < 0)
+    if (o->job_state && pv_h5_attr_string(file, PV_H5_ATTR_JOB_STATE, o->job_state) < 0)
         return -1;
     int format = PV_H5_FORMAT_VERSION;
-    if (attr_write(file, PV_H5_ATTR_FORMAT, H5T_STD_I32LE, H5T_NATIVE_INT, 0, 0, &format) < 0 ||
-        attr_string(file, PV_H5_ATTR_VERSION, PV_VERSION_STRING) < 0 ||
-        attr_string(file, PV_H5_ATTR_CREATED, nm->created) < 0 ||
-        attr_string(file, PV_H5_ATTR_SCRIPT, script ? script : "") < 0)
+    if (pv_h5_attr_write(file, PV_H5_ATTR_FORMAT, H5T_STD_I32LE, H5T_NATIVE_INT, 0, 0,
+                         &format) < 0 ||
+        pv_h5_attr_string(file, PV_H5_ATTR_VERSION, PV_VERSION_STRING) < 0 ||
+        pv_h5_attr_string(file, PV_H5_ATTR_CREATED, nm->created) < 0 ||
+        pv_h5_attr_string(file, PV_H5_ATTR_SCRIPT, script ? script : "") < 0)
         return -1;
     return 0;
 }
@@ -292,13 +265,14 @@ static herr_t grid_attrs(hid_t dset, const pv_h5_grid *g, uint64_t checksum)
 {
     for (int a = 0; a < 3; a++) {
         double r[2] = {g->min[a], g->max[a]};
-        if (attr_write(dset, pv_h5_range_attr[a], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, 2, r) < 0)
+        if (pv_h5_attr_write(dset, pv_h5_range_attr[a], H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, 2,
+                             r) < 0)
             return -1;
     }
     long long n = g->n;
-    if (attr_write(dset, PV_H5_ATTR_SIZE, H5T_STD_I64LE, H5T_NATIVE_LLONG, 0, 0, &n) < 0)
+    if (pv_h5_attr_write(dset, PV_H5_ATTR_SIZE, H5T_STD_I64LE, H5T_NATIVE_LLONG, 0, 0, &n) < 0)
         return -1;
-    return attr_write(dset, PV_H5_ATTR_CHECKSUM, H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, 0,
+    return pv_h5_attr_write(dset, PV_H5_ATTR_CHECKSUM, H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, 0,
                       &checksum);
 }
 
@@ -422,7 +396,89 @@ static pv_status prepare_voxels(pv_ctx *ctx, const char *path, const save_names 
     return pv_status_agree(ctx, st);
 }
 
-/* Collective: datasets and attributes of every grid, the space reserved, then the voxels. */
+/* Writeback as the voxels go out: after each call, the kernel is told to start writing
+ * the planes just written and to drop those of the call before, written by then
+ * (POSIX_FADV_DONTNEED starts writeback of dirty pages and frees clean ones). The disk
+ * works from the first call instead of from the dirty-memory threshold or the fsync,
+ * and the file does not fill the page cache. */
+typedef struct write_kick {
+    int fd;          /* the temporary file (-1: no hints) */
+    uint64_t base;   /* file offset of the dataset's first voxel */
+    uint64_t plane;  /* bytes per plane */
+    int64_t prev_z, prev_nz;
+} write_kick;
+
+static void kick_after_write(void *ud, const float *planes, int64_t zs, int64_t nz,
+                             int64_t zs_next, int64_t nz_next)
+{
+    write_kick *w = ud;
+    (void)planes;
+    (void)zs_next;
+    (void)nz_next;
+    if (w->fd < 0)
+        return;
+    (void)posix_fadvise(w->fd, (off_t)(w->base + (uint64_t)zs * w->plane),
+                        (off_t)((uint64_t)nz * w->plane), POSIX_FADV_DONTNEED);
+    if (w->prev_nz > 0)
+        (void)posix_fadvise(w->fd, (off_t)(w->base + (uint64_t)w->prev_z * w->plane),
+                            (off_t)((uint64_t)w->prev_nz * w->plane), POSIX_FADV_DONTNEED);
+    w->prev_z = zs;
+    w->prev_nz = nz;
+}
+
+/* Collective: one grid's voxels, hashed by the hasher thread while they are written (the
+ * checksum is stored after the transfers, store_checksums); the sum over ranks into
+ * *sum. */
+static pv_status write_one(pv_ctx *ctx, const char *path, int fd, hid_t dset,
+                           const pv_h5_grid *g, pv_h5_hasher *hs, uint64_t *sum,
+                           const pv_h5_opts *o, pv_h5_stats *stats)
+{
+    hs->n = g->n;
+    pv_h5_hasher_push(hs, g->slab, g->z0, g->z1 - g->z0);
+    haddr_t off = H5Dget_offset(dset);
+    write_kick w = {off == HADDR_UNDEF ? -1 : fd, off == HADDR_UNDEF ? 0 : (uint64_t)off,
+                    (uint64_t)g->n * (uint64_t)g->n * sizeof(float), 0, 0};
+    pv_h5_hook hook = {kick_after_write, &w, false};
+    size_t max_io = o->max_io_bytes ? o->max_io_bytes : PV_H5_DEFAULT_MAX_IO;
+    if (max_io > PV_H5_PIPE_BYTES)
+        max_io = PV_H5_PIPE_BYTES;
+    pv_status st = pv_h5_transfer(ctx, dset, true, g->n, g->z0, g->z1, (float *)g->slab,
+                                  max_io, path, g->name, stats, &hook);
+    uint64_t mine = pv_h5_hasher_take(hs);
+    if (st == PV_OK &&
+        MPI_Allreduce(&mine, sum, 1, MPI_UINT64_T, MPI_SUM, ctx->comm) != MPI_SUCCESS)
+        st = pv_err(ctx, PV_EMPI, "MPI_Allreduce failed");
+    return pv_status_agree(ctx, st);
+}
+
+/* Collective: the checksums into the attributes created with a placeholder (same size:
+ * rewritten in place in the metadata block, flushed by the close). */
+static pv_status store_checksums(pv_ctx *ctx, const char *path, const hid_t *dset,
+                                 const uint64_t *sums, size_t ng)
+{
+    pv_status st = PV_OK;
+    for (size_t k = 0; k < ng && st == PV_OK; k++) {
+        hid_t a = H5Aopen(dset[k], PV_H5_ATTR_CHECKSUM, H5P_DEFAULT);
+        if (a < 0 || H5Awrite(a, H5T_NATIVE_UINT64, &sums[k]) < 0)
+            st = hdf5_fail(ctx, PV_EHDF5, path, "cannot write attributes");
+        if (a >= 0)
+            H5Aclose(a);
+    }
+    return pv_status_agree(ctx, st);
+}
+
+/* The grid whose geometry the /VTKHDF ImageData takes: o->vtk_grid if saved, else the
+ * first. */
+static size_t vtk_reference(const pv_h5_grid *g, size_t ng, const pv_h5_opts *o)
+{
+    for (size_t k = 0; o->vtk_grid && k < ng; k++)
+        if (strcmp(g[k].name, o->vtk_grid) == 0)
+            return k;
+    return 0;
+}
+
+/* Collective: datasets and attributes of every grid, the /VTKHDF view of them, the space
+ * reserved, then the voxels. */
 static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t file, hid_t grp,
                              save_names *nm, const pv_h5_grid *grids, size_t ng,
                              const pv_h5_opts *o, pv_h5_stats *stats)
@@ -434,6 +490,9 @@ static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t file, hid_t gr
     size_t made = 0;
     for (; made < ng && st == PV_OK; made++)
         st = create_grid(ctx, path, grp, &grids[made], nm->sums[made], &dset[made]);
+    if (st == PV_OK && pv_h5_vtkhdf_write(file, grids, ng, vtk_reference(grids, ng, o)) < 0)
+        st = hdf5_fail(ctx, PV_EHDF5, path, "cannot write the /VTKHDF group");
+    st = pv_status_agree(ctx, st);
     if (st == PV_OK)
         st = prepare_voxels(ctx, path, nm, file, dset, ng, &nm->reserved);
     /* progress in bytes of the whole file's voxels (rank 0 draws; the transfers are
@@ -443,12 +502,19 @@ static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t file, hid_t gr
         total += (int64_t)grids[k].n * grids[k].n * grids[k].n * (int64_t)sizeof(float);
     pv_progress bar;
     pv_progress_begin_units(ctx, &bar, "save grids", total, "bytes");
+    pv_h5_hasher hs;
+    pv_h5_hasher_start(&hs, 2, ctx->nthreads);
+    int fd = st == PV_OK ? open(nm->tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
     for (size_t k = 0; k < ng && st == PV_OK; k++) {
-        st = pv_h5_transfer(ctx, dset[k], true, grids[k].n, grids[k].z0, grids[k].z1,
-                            (float *)grids[k].slab, o->max_io_bytes, path, grids[k].name, stats);
+        st = write_one(ctx, path, fd, dset[k], &grids[k], &hs, &nm->sums[k], o, stats);
         done += (int64_t)grids[k].n * grids[k].n * grids[k].n * (int64_t)sizeof(float);
         pv_progress_update(ctx, &bar, done);
     }
+    pv_h5_hasher_stop(&hs);
+    if (fd >= 0)
+        close(fd);
+    if (st == PV_OK)
+        st = store_checksums(ctx, path, dset, nm->sums, ng);
     if (st == PV_OK)
         pv_progress_end(ctx, &bar);
     else
@@ -592,15 +658,11 @@ static pv_status publish(pv_ctx *ctx, const char *path, const save_names *nm)
 
 /* ---- checksums --------------------------------------------------------------------- */
 
-/* Collective: each grid's checksum from the slabs in memory (malloc'd into *out). */
-static pv_status grid_checksums(pv_ctx *ctx, const pv_h5_grid *g, size_t ng, uint64_t **out)
+/* Collective: room for each grid's checksum (zero until the voxels are written). */
+static pv_status alloc_sums(pv_ctx *ctx, size_t ng, uint64_t **out)
 {
-    uint64_t *sum = calloc(ng, sizeof *sum);
-    pv_status st = pv_status_agree(ctx, sum ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory"));
-    for (size_t k = 0; k < ng && st == PV_OK; k++)
-        st = pv_checksum_grid(ctx, g[k].slab, g[k].n, g[k].z0, g[k].z1, &sum[k]);
-    *out = sum;
-    return st;
+    *out = calloc(ng, sizeof **out);
+    return pv_status_agree(ctx, *out ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory"));
 }
 
 /* Voxels read back per rank per step, at most (one plane if a plane is larger). */
@@ -681,8 +743,8 @@ pv_status pv_h5_save_all(pv_ctx *ctx, const char *path, const pv_h5_grid *grids,
     if (st == PV_OK)
         st = make_names(ctx, path, grids, ngrids, &o, &nm);
     bool created = st == PV_OK;
-    if (st == PV_OK)
-        st = grid_checksums(ctx, grids, ngrids, &nm.sums);
+    if (st == PV_OK) /* the checksums are computed while the voxels are written */
+        st = alloc_sums(ctx, ngrids, &nm.sums);
     double t1 = MPI_Wtime();
     if (st == PV_OK)
         st = write_file(ctx, path, &nm, grids, ngrids, &o, stats);
@@ -692,7 +754,7 @@ pv_status pv_h5_save_all(pv_ctx *ctx, const char *path, const pv_h5_grid *grids,
     double t3 = MPI_Wtime();
     if (st == PV_OK && !nm.reserved)
         st = verify_written(ctx, path, &nm, grids, ngrids);
-    pv_log(ctx, PV_LOG_DEBUG, "h5", "vsave %s: prepare and checksums %.3f s, write %.3f s "
+    pv_log(ctx, PV_LOG_DEBUG, "h5", "vsave %s: prepare %.3f s, write and checksums %.3f s "
            "(transfers %.3f s), fsync %.3f s, read back %.3f s", path, t1 - t0, t2 - t1,
            stats->io_seconds, t3 - t2, MPI_Wtime() - t3);
     if (st == PV_OK && nm.xmf) {

@@ -31,22 +31,11 @@ char *pv_h5_xdmf_path(const char *h5_path)
     return pv_asprintf("%s.xmf", h5_path);
 }
 
-static void axis_geometry(const pv_h5_grid *g, int a, double *origin, double *spacing)
-{
-    if (isnan(g->min[a]) || isnan(g->max[a])) {
-        *origin = 0;
-        *spacing = 1;
-        return;
-    }
-    *origin = g->min[a];
-    *spacing = (g->max[a] - g->min[a]) / (double)(g->n - 1);
-}
-
 static void put_grid(FILE *f, const char *h5_name, const pv_h5_grid *g)
 {
     double o[3], d[3];
     for (int a = 0; a < 3; a++)
-        axis_geometry(g, a, &o[a], &d[a]);
+        pv_h5_axis_geometry(g, a, &o[a], &d[a]);
     long long n = g->n;
     fputs("    <Grid Name=\"", f);
     pv_io_put_xml(f, g->name);

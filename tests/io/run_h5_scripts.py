@@ -8,7 +8,8 @@ h5dump (an independent reader) shows it, and the vload/vsave error messages.
 roundtrip: h5_save.gp runs at every P (pvox -v) and writes P.h5 and P_ba.h5; h5_load.gp
   reloads each file at every Q. Required:
   - h5dump -H -p shows the documented layout (datasets /grids/$a $b $u, H5T_IEEE_F32LE,
-    N x N x N, CONTIGUOUS, no filters, the attributes); h5dump's values of /grids/$a and
+    N x N x N, CONTIGUOUS, no filters, the attributes; /VTKHDF with VTK's ImageData
+    attributes and PointData/$a, the same object as /grids/$a); h5dump's values of /grids/$a and
     /grids/$b equal the formulas of h5_save.gp, its vxrange/... attributes the ranges;
   - the values h5_load.gp prints equal the formulas (computed here, not taken from pvox);
   - every load prints the same text, and its `show vgrid` equals the save's;
@@ -116,6 +117,10 @@ def check_layout(path, cwd):
             errs.append("root attribute %s missing" % attr)
     if 'GROUP "grids"' not in head:
         errs.append("no /grids group")
+    errs += check_vtkhdf(path, cwd, head)
+    # the datasets as /grids holds them (the whole-file dump shows each under the name
+    # met first, /VTKHDF/PointData/$a, and "HARDLINK" at the other)
+    head = h5dump(["-H", "-p", "-g", "/grids", path], cwd)
     for name, (n, *_r) in GRIDS.items():
         start = head.find('DATASET "%s" {' % name)
         if start < 0:
@@ -123,9 +128,10 @@ def check_layout(path, cwd):
             continue
         end = head.find('DATASET "', start + 1)
         body = head[start:end if end > 0 else len(head)]
+        body = re.sub(r"\{\s+NONE\s+\}", "{ NONE }", body)  # indentation varies
         want = ["DATATYPE  H5T_IEEE_F32LE",
                 "DATASPACE  SIMPLE { ( %d, %d, %d ) / ( %d, %d, %d ) }" % ((n,) * 6),
-                "CONTIGUOUS", "FILTERS {\n            NONE", 'ATTRIBUTE "size"',
+                "CONTIGUOUS", "FILTERS { NONE }", 'ATTRIBUTE "size"',
                 'ATTRIBUTE "vxrange"', 'ATTRIBUTE "vyrange"', 'ATTRIBUTE "vzrange"']
         for w in want:
             if w not in body:
@@ -133,6 +139,26 @@ def check_layout(path, cwd):
     fmt = numbers(h5dump(["-a", "/pvox_format", path], cwd).split("DATA {")[1])
     if fmt[:2] != [0, 1]:
         errs.append("pvox_format is not 1: %s" % fmt)
+    return errs
+
+
+def check_vtkhdf(path, cwd, whole):
+    """/VTKHDF: VTK's ImageData attributes, and PointData links to the grids with the
+    first grid's size and ranges ($a here; $b and $u differ)."""
+    errs = []
+    head = h5dump(["-A", "-g", "/VTKHDF", path], cwd)
+    for attr in ("Version", "Type", "WholeExtent", "Origin", "Spacing", "Direction"):
+        if 'ATTRIBUTE "%s"' % attr not in head:
+            errs.append("/VTKHDF attribute %s missing" % attr)
+    if '"ImageData"' not in head or "STRSIZE 9;" not in head:
+        errs.append("/VTKHDF Type is not the 9-byte string \"ImageData\"")
+    first = next(iter(GRIDS))
+    links = h5dump(["-H", "-g", "/VTKHDF/PointData", path], cwd)
+    linked = sorted(re.findall(r'DATASET "([^"]+)"', links))
+    if linked != [first]:
+        errs.append("/VTKHDF/PointData holds %s, expected [%s]" % (linked, first))
+    if 'HARDLINK "/VTKHDF/PointData/%s"' % first not in whole:
+        errs.append("/grids/%s is not the same object as /VTKHDF/PointData/%s" % (first, first))
     return errs
 
 

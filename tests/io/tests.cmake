@@ -30,6 +30,15 @@ add_test(NAME io.h5_paraview
           ${MPIEXEC_EXECUTABLE})
 set_tests_properties(io.h5_paraview PROPERTIES
   LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
+# --checkpoint files ParaView opens by itself: VTKHDFReader on the .h5 (/VTKHDF), the
+# sidecar as ./ck.xmf, absolute, and by its bare name (run_h5_vtkhdf.sh, check_vtkhdf.py)
+foreach(np 1 3)
+  add_test(NAME io.h5_vtkhdf.np${np}
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_h5_vtkhdf.sh $<TARGET_FILE:pvox>
+            ${MPIEXEC_EXECUTABLE} ${np})
+  set_tests_properties(io.h5_vtkhdf.np${np} PROPERTIES
+    LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()
 # --checkpoint / --resume: interrupted at one rank count, resumed at another (run_ckpt.sh)
 foreach(pair "1;3" "2;1" "3;2")
   list(GET pair 0 np1)
