@@ -84,6 +84,8 @@ typedef struct pv_h5_opts {
                               write itself meets the full disk */
     bool no_verify;        /* reading: do not check whole-grid reads against the stored
                               checksums (the writer's read-back sums its own) */
+    uint64_t *checksums;   /* saving: if not NULL, receives each grid's checksum as written
+                              (ngrids entries, every rank; pvox/checksum.h) */
 } pv_h5_opts;
 
 /* What a save or read did (every field may be read on every rank). */

@@ -126,6 +126,7 @@ static pv_status save_now(pv_interp *I)
     o.script = I->script_name;
     o.job_hash = I->ck.hash;
     o.job_state = state;
+    o.vtk_grid = act ? act->name : NULL; /* the /VTKHDF ImageData's geometry */
     pv_h5_stats hs;
     pv_stats_cmd sc;
     pv_stats_command_begin(ctx, &sc);

@@ -84,15 +84,12 @@ static double mb_per_s(uint64_t bytes, double secs)
 }
 
 /* At -v: the whole-grid checksum (the same line vfill logs), to compare across runs. */
-static void log_checksum(pv_interp *I, const pv_grid *g)
+/* The -v grid checksum line, from the checksum the file records (vsave computed it while
+ * writing, vload checked the voxels against it while reading: no pass over the grid). */
+static void log_checksum(pv_interp *I, const pv_grid *g, uint64_t checksum)
 {
-    pv_ctx *ctx = I->ctx;
-    if (ctx->opt.log_level < PV_LOG_INFO)
-        return;
-    pv_grid_stats gst;
-    if (pv_grid_stats_compute(ctx, g, &gst) == PV_OK)
-        pv_log(ctx, PV_LOG_INFO, "grid", "%s checksum %016llx", g->name,
-               (unsigned long long)gst.checksum);
+    pv_log(I->ctx, PV_LOG_INFO, "grid", "%s checksum %016llx", g->name,
+           (unsigned long long)checksum);
 }
 
 /* ---- vsave ------------------------------------------------------------------------- */
@@ -136,8 +133,18 @@ static pv_status do_vsave(pv_interp *I, pv_cursor *c, const io_args *a)
     }
     for (size_t k = 0; k < ng; k++)
         d[k] = pv_io_grid_desc(g[k]);
+    uint64_t *sums = calloc(ng, sizeof *sums);
+    if (!sums) {
+        free(d);
+        free(g);
+        return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+    }
     pv_h5_opts opt = {0};
     opt.script = c->tl->src->name;
+    opt.checksums = sums;
+    /* the active grid, when saved, gives the /VTKHDF ImageData its geometry */
+    const pv_grid *act = pv_gridset_active(I);
+    opt.vtk_grid = act ? act->name : NULL;
     /* testing hook (tests/io): let the write itself meet a full disk */
     opt.skip_space_check = getenv("PVOX_H5_NO_SPACE_CHECK") != NULL;
     pv_h5_stats s;
@@ -152,8 +159,9 @@ static pv_status do_vsave(pv_interp *I, pv_cursor *c, const io_args *a)
                s.io_seconds, (long long)s.ncalls,
                s.all_collective ? "collective" : "NOT collective");
         for (size_t k = 0; k < ng; k++)
-            log_checksum(I, g[k]);
+            log_checksum(I, g[k], sums[k]);
     }
+    free(sums);
     free(d);
     free(g);
     return st;
@@ -250,8 +258,15 @@ static pv_status do_vload(pv_interp *I, pv_cursor *c, const io_args *a)
                mb_per_s(total.bytes, secs), total.seconds, mb_per_s(total.bytes, total.seconds),
                total.io_seconds, (long long)total.ncalls,
                total.all_collective ? "collective" : "NOT collective");
-        for (size_t k = 0; k < ng; k++)
-            log_checksum(I, g[k]); /* adopted: owned by the table now */
+        for (size_t k = 0; k < ng && ctx->opt.log_level >= PV_LOG_INFO; k++) {
+            /* adopted: owned by the table now; a file written before checksums were
+             * stored has none to show: the voxels are hashed */
+            pv_grid_stats gst;
+            if (e[k]->has_checksum)
+                log_checksum(I, g[k], e[k]->checksum);
+            else if (pv_grid_stats_compute(ctx, g[k], &gst) == PV_OK)
+                log_checksum(I, g[k], gst.checksum);
+        }
     }
     free(g);
     free(e);

@@ -763,6 +763,8 @@ pv_status pv_h5_save_all(pv_ctx *ctx, const char *path, const pv_h5_grid *grids,
     }
     if (st == PV_OK)
         st = pv_status_agree(ctx, ctx->rank == 0 ? publish(ctx, path, &nm) : PV_OK);
+    if (st == PV_OK && o.checksums)
+        memcpy(o.checksums, nm.sums, ngrids * sizeof *nm.sums);
     if (st != PV_OK && created && ctx->rank == 0) {
         /* every rank has closed the file (the last step agreed); after a rename these
          * names are gone and unlink does nothing */
