@@ -254,11 +254,12 @@ void pv_free(pv_ctx *ctx, void *p, size_t n);
 /* *out = a*b; false (and *out untouched) on overflow. */
 bool pv_mul_size(size_t a, size_t b, size_t *out);
 
-/* --iso-cache's default: the isosurface polygon cache and the rank's grid memory share the
- * fixed 256 MiB of the memory target (bench/README.md, "A 1024^3 job end to end"):
- * 256 MiB less a quarter of `grid_bytes`, nothing from 1 GiB of grid up. A big grid's
- * polygons would not fit a cache of that size anyway (a 1024^3 frame of 201 levels has
- * 9.5 M triangles). */
+/* --iso-cache's default: the isosurface polygon cache takes part of the fixed 256 MiB of
+ * the memory target (bench/README.md, "A 1024^3 job end to end"; the frame buffers,
+ * isosurface batch and pvox itself take some 80-110 MiB of it) and shrinks as the rank's
+ * grid memory grows: 128 MiB less an eighth of `grid_bytes`, nothing from 1 GiB of grid
+ * up. A big grid's polygons would not fit a cache of that size anyway (a 1024^3 frame of
+ * 201 levels has 9.5 M triangles). */
 #define PV_ISO_CACHE_AUTO SIZE_MAX
 size_t pv_iso_cache_default(size_t grid_bytes);
 

@@ -347,7 +347,7 @@ void pv_cli_print_help(FILE *f)
           "                       isosurface frames)\n"
           "  --iso-cache MIB      isosurface polygons a rank keeps so that the next frames\n"
           "                       of an unchanged grid (a rotating view) are not extracted\n"
-          "                       again (default: 256 less a quarter of the rank's grid\n"
+          "                       again (default: 128 less an eighth of the rank's grid\n"
           "                       memory in MiB, none from 1 GiB of grid; 0 keeps none)\n"
           "  --frame-writer W     which rank writes each frame: `rotate` (default: frame f\n"
           "                       by rank f mod P, so the others go on drawing) or a rank\n"

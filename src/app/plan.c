@@ -503,7 +503,7 @@ static void print_table(const pv_plan_args *a, const plan_out *o, FILE *f)
                 bytes_h(m->ghost, b1, sizeof b1));
         fprintf(f, "  isosurface batch  %12s  --batch-triangles %ld x %.0f B\n",
                 bytes_h(m->batch, b1, sizeof b1), a->batch_triangles, TRI_BYTES);
-        fprintf(f, "  isosurface cache  %12s  --iso-cache (at most; default 256 MiB less a quarter\n"
+        fprintf(f, "  isosurface cache  %12s  --iso-cache (at most; default 128 MiB less an eighth\n"
                    "                                of the slab)\n",
                 bytes_h(m->cache, b1, sizeof b1));
     }

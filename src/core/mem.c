@@ -26,9 +26,9 @@ bool pv_mul_size(size_t a, size_t b, size_t *out)
 
 size_t pv_iso_cache_default(size_t grid_bytes)
 {
-    const size_t fixed = (size_t)256 << 20;
-    size_t share = grid_bytes / 4;
-    return share >= fixed ? 0 : fixed - share;
+    const size_t most = (size_t)128 << 20;
+    size_t share = grid_bytes / 8;
+    return share >= most ? 0 : most - share;
 }
 
 /* The checks every allocation passes: fault injection and the --max-memory limit for
