@@ -286,10 +286,9 @@ if has sweep; then
             rm -f "$WORK/scale_sweep.h5" "$WORK/scale_sweep.xmf"
         done
     } | tee "$RESULTS/scale_ranks.dat"
-    if command -v gnuplot >/dev/null; then
-        gnuplot -e "DIR='$RESULTS'; OUT='$PLOTS'; F=$SWEEP_F; NR=$SWEEP_N" "$here/scale_plot.gp" &&
-            echo "plots: $PLOTS/scale_size.png $PLOTS/scale_ranks.png"
-    fi
+    # drawn by pvox's own 2D plot (gnuplot 5.4 draws the same from the script)
+    "$PVOX" -q -e "DIR='$RESULTS'; OUT='$PLOTS'; F=$SWEEP_F; NR=$SWEEP_N" "$here/scale_plot.gp" &&
+        echo "plots: $PLOTS/scale_size.png $PLOTS/scale_ranks.png"
 fi
 
 # ---- overhead: start-up, the time around a fill ---------------------------------------

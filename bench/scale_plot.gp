@@ -2,7 +2,8 @@
 # time of each phase of bench/scale_job.gp against the grid size (DIR/scale_size.dat, 2
 # ranks) and against the rank count at NR^3 (DIR/scale_ranks.dat), as OUT/scale_size.png
 # and OUT/scale_ranks.png.
-#     gnuplot -e "DIR='build/bench_scale'; OUT='bench'; F=10; NR=1024" bench/scale_plot.gp
+#     pvox -e "DIR='build/bench_scale'; OUT='bench'; F=10; NR=1024" bench/scale_plot.gp
+# (gnuplot 5.4 draws the same pictures from it).
 if (!exists("DIR")) DIR = "."
 if (!exists("OUT")) OUT = "."
 if (!exists("F")) F = 10
@@ -30,8 +31,11 @@ unset logscale x
 set output OUT."/scale_ranks.png"
 set title sprintf("bench/scale_job.gp at %d^3 on a 2-core machine, %d sequence frames", NR, F) noenhanced
 set xlabel "layout (ranks x threads)"
+# one tic a layout, labelled "ranks x threads", at the row's index
+layouts = system("awk '!/^#/ && NF { printf \"%dx%d \", $1, $2 }' ".DIR."/scale_ranks.dat")
 set xtics ()
-set xrange [-0.3:*]
-plot for [i=1:words(wall)] DIR."/scale_ranks.dat" using 0:(column(int(word(wall, i)) + 2)):xtic(sprintf("%dx%d", $1, $2)) \
+do for [i=1:words(layouts)] { set xtics add (word(layouts, i) i - 1) }
+set xrange [-0.3:words(layouts) - 0.7]
+plot for [i=1:words(wall)] DIR."/scale_ranks.dat" using 0:(column(int(word(wall, i)) + 2)) \
         title word(names, int(word(wall, i))) lw 2 lc rgb word(colors, i)
 set output

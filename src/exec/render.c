@@ -333,9 +333,11 @@ static void tics_for(pv_interp *I, frame_ctx *F, const pv_scene_colors *C, int a
     for (int k = 0; k < nt; k++) F->tic_text[ax][k] = pv_gprintf(I->ctx, fmt, F->tic_pos[ax][k]);
     /* `set xtics (...)`: the listed major tics inside the range, their labels as given
      * (a label with '%' formats the position); minor ones are not drawn */
+    double vlo = fmin(lo, hi), vhi = fmax(lo, hi); /* the range in the axis's values */
+    if (lbase > 1.0) vlo = pow(lbase, vlo), vhi = pow(lbase, vhi);
     for (int k = 0; k < tc->nuser && nt < 64; k++) {
         const pv_tic_mark *m = &tc->user[k];
-        if (m->level != 0 || !(m->pos >= fmin(lo, hi) && m->pos <= fmax(lo, hi))) continue;
+        if (m->level != 0 || !(m->pos >= vlo && m->pos <= vhi)) continue;
         F->tic_pos[ax][nt] = m->pos;
         F->tic_text[ax][nt++] = !m->label              ? pv_gprintf(I->ctx, fmt, m->pos)
                                 : strchr(m->label, '%') ? pv_gprintf(I->ctx, m->label, m->pos)

@@ -16,10 +16,12 @@ void pv_tics_user_free(pv_tics *t)
 }
 
 /* A tic list `("a" 1, 2, "b" 3 1)`: items `{"label"} pos {level}` separated by commas,
- * appended to *list (exec; check mode only parses). */
+ * appended to *list (exec; check mode only parses). `()` is an empty list: as in gnuplot,
+ * the automatic tics are dropped and only tics added later (`set xtics add`) are drawn. */
 static pv_status tic_list(pv_sp *p, pv_tic_mark **list, int *n)
 {
     pv_cur_next(p->c); /* ( */
+    if (sp_op(p, ")")) return PV_OK;
     pv_status st = PV_OK;
     while (st == PV_OK) {
         if (sp_end(p)) return sp_err(p, PV_ESYNTAX, "expecting ')'");

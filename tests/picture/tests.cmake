@@ -152,6 +152,7 @@ set(pv_picture_fidelity
   pixels:${pv_picture_dir}/fidelity/px_image.gp
   pixels:${pv_picture_dir}/fidelity/px_rgbimage.gp
   pixels:${pv_picture_dir}/fidelity/px_log2d.gp
+  pixels:${pv_picture_dir}/fidelity/px_log2d_tics.gp
   pixels:${pv_picture_dir}/fidelity/px_objects.gp
   pixels:${pv_picture_dir}/fidelity/px_bars.gp)
 # 1 rank, and 3 ranks (uneven slabs: `pi k` and `above` must use global node indices)
