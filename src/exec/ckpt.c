@@ -107,6 +107,13 @@ static void remove_stale_ckpt_temps(pv_interp *I, const char *h5)
     free(xmf);
 }
 
+/* The grid changes the grids hold: while a resumed run replays, those of the checkpoint
+ * it resumed from (seq has not counted them yet). */
+static int64_t held_changes(const pv_interp *I)
+{
+    return I->ck.seq > I->ck.replay_until ? I->ck.seq : I->ck.replay_until;
+}
+
 static pv_status save_now(pv_interp *I)
 {
     pv_ctx *ctx = I->ctx;
@@ -119,9 +126,9 @@ static pv_status save_now(pv_interp *I)
     for (size_t k = 0; k < n; k++)
         d[k] = pv_io_grid_desc(pv_gridset_at(I, k));
     pv_grid *act = pv_gridset_active(I);
+    int64_t held = held_changes(I);
     char state[512];
-    snprintf(state, sizeof state, "changes=%" PRId64 " active=%s", I->ck.seq,
-             act ? act->name : "");
+    snprintf(state, sizeof state, "changes=%" PRId64 " active=%s", held, act ? act->name : "");
     pv_h5_opts o = {0};
     o.script = I->script_name;
     o.job_hash = I->ck.hash;
@@ -139,7 +146,7 @@ static pv_status save_now(pv_interp *I)
         I->ck.last_save = MPI_Wtime();
         pv_log(ctx, PV_LOG_INFO, "ckpt", "checkpoint %s: %zu grid%s after %" PRId64
                " grid changes (%.2f s)", ctx->opt.checkpoint, n, n == 1 ? "" : "s",
-               I->ck.seq, hs.seconds);
+               held, hs.seconds);
     }
     return st;
 }
@@ -184,11 +191,11 @@ static pv_status stop_point(pv_interp *I)
     const char *name = pv_stop_signal_name(sig, buf);
     /* unsaved, the file holds the last save (no change since) or, stopped while a
      * resumed run replays, the changes it was resumed with */
-    int64_t held = I->ck.seq > I->ck.replay_until ? I->ck.seq : I->ck.replay_until;
+    int64_t held = held_changes(I);
     if (ck && (save || I->ck.last_save > 0 || I->ck.from))
         pv_msg(ctx, "pvox: %s: stopped early; checkpoint %s holds the first %" PRId64
                " grid changes; run again with --resume %s to go on (exit status %d)\n",
-               name, ck, save ? I->ck.seq : held, ck, PV_EXIT_STOPPED);
+               name, ck, held, ck, PV_EXIT_STOPPED);
     else if (ck)
         pv_msg(ctx, "pvox: %s: stopped early before any grid change; no checkpoint needed: "
                "run again to go on (exit status %d)\n", name, PV_EXIT_STOPPED);

@@ -235,11 +235,14 @@ pv_scene_iso_cache *pv_frames_iso_cache(pv_interp *I, int p, int npasses)
         for (size_t k = 0, n = pv_gridset_count(I); k < n; k++) grids += pv_gridset_at(I, k)->nbytes;
         budget = pv_iso_cache_default(grids);
     }
-    if (!F || p >= PV_FRAMES_ISO_CACHES || budget == 0) return NULL;
-    if (F->iso_seq != I->ck.seq) { /* a statement changed grids: nothing kept is valid */
+    if (!F) return NULL;
+    /* a statement changed grids: nothing kept is valid; a budget of 0 (the default once
+     * the rank's grids reach 1 GiB) keeps nothing either */
+    if (F->iso_seq != I->ck.seq || budget == 0) {
         for (int k = 0; k < PV_FRAMES_ISO_CACHES; k++) pv_scene_iso_cache_free(I->ctx, &F->iso[k]);
         F->iso_seq = I->ck.seq;
     }
+    if (p >= PV_FRAMES_ISO_CACHES || budget == 0) return NULL;
     F->iso[p].budget = budget / (size_t)(npasses > 0 ? npasses : 1);
     return &F->iso[p];
 }

@@ -124,21 +124,20 @@ static pv_status do_vsave(pv_interp *I, pv_cursor *c, const io_args *a)
 {
     size_t ng;
     pv_grid **g = save_list(I, c, a, &ng);
-    if (!g)
-        return I->ctx->err_code;
-    pv_h5_grid *d = calloc(ng, sizeof *d);
-    if (!d) {
+    pv_h5_grid *d = g ? calloc(ng, sizeof *d) : NULL;
+    uint64_t *sums = g ? calloc(ng, sizeof *sums) : NULL;
+    /* a rank short of memory stops the others before the collective save */
+    pv_status ast = !g            ? I->ctx->err_code
+                    : !d || !sums ? pv_err(I->ctx, PV_ENOMEM, "out of memory")
+                                  : PV_OK;
+    if ((ast = pv_status_agree(I->ctx, ast)) != PV_OK) {
+        free(sums);
+        free(d);
         free(g);
-        return pv_err(I->ctx, PV_ENOMEM, "out of memory");
+        return ast;
     }
     for (size_t k = 0; k < ng; k++)
         d[k] = pv_io_grid_desc(g[k]);
-    uint64_t *sums = calloc(ng, sizeof *sums);
-    if (!sums) {
-        free(d);
-        free(g);
-        return pv_err(I->ctx, PV_ENOMEM, "out of memory");
-    }
     pv_h5_opts opt = {0};
     opt.script = c->tl->src->name;
     opt.checksums = sums;
@@ -239,7 +238,6 @@ static pv_status do_vload(pv_interp *I, pv_cursor *c, const io_args *a)
     for (size_t k = 0; k < ng && st == PV_OK; k++)
         if (!(g[k] = load_one(I, c, a, f, e[k], &total)))
             st = ctx->err_code;
-    pv_h5_close(ctx, f);
     for (size_t k = 0; k < ng && g; k++) {
         if (st != PV_OK) {
             pv_grid_destroy(ctx, g[k]);
@@ -268,6 +266,7 @@ static pv_status do_vload(pv_interp *I, pv_cursor *c, const io_args *a)
                 log_checksum(I, g[k], gst.checksum);
         }
     }
+    pv_h5_close(ctx, f); /* after the entries' checksums were read: e[] points into f */
     free(g);
     free(e);
     return st;

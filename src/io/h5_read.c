@@ -507,7 +507,11 @@ static pv_status read_hashed(pv_ctx *ctx, pv_h5_file *f, hid_t dset, const pv_h5
         h.fd = open(f->path, O_RDONLY | O_CLOEXEC);
     }
     pv_h5_hook hook = {hash_after_read, &h, false};
-    size_t chunk = f->max_io < PV_H5_PIPE_BYTES ? f->max_io : PV_H5_PIPE_BYTES;
+    /* calls of PV_H5_PIPE_BYTES, but at least one whole plane (N > 4096: a plane is more
+     * than 64 MiB), so that the planes are hashed as they come */
+    size_t plane = (size_t)h.plane, chunk = PV_H5_PIPE_BYTES > plane ? PV_H5_PIPE_BYTES : plane;
+    if (chunk > f->max_io)
+        chunk = f->max_io;
     pv_status st = pv_h5_transfer(ctx, dset, false, e->n, z0, z1, buf, chunk, f->path, e->name,
                                   stats, &hook);
     uint64_t mine = pv_h5_hasher_stop(&hs);
