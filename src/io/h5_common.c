@@ -257,6 +257,14 @@ uint64_t pv_h5_hasher_take(pv_h5_hasher *h)
     return s;
 }
 
+pv_status pv_h5_sum_ranks(pv_ctx *ctx, pv_status st, uint64_t mine, uint64_t *sum)
+{
+    if (st == PV_OK &&
+        MPI_Allreduce(&mine, sum, 1, MPI_UINT64_T, MPI_SUM, ctx->comm) != MPI_SUCCESS)
+        st = pv_err(ctx, PV_EMPI, "MPI_Allreduce failed");
+    return pv_status_agree(ctx, st);
+}
+
 uint64_t pv_h5_hasher_stop(pv_h5_hasher *h)
 {
     uint64_t s = pv_h5_hasher_take(h);

@@ -107,6 +107,10 @@ uint64_t pv_h5_hasher_take(pv_h5_hasher *h);
 /* Take, then end the thread. */
 uint64_t pv_h5_hasher_stop(pv_h5_hasher *h);
 
+/* Collective: a grid's checksum, the sum over ranks of each rank's part `mine`, into *sum
+ * when `st` (the step that hashed, agreed) is PV_OK; returns the agreed status. */
+pv_status pv_h5_sum_ranks(pv_ctx *ctx, pv_status st, uint64_t mine, uint64_t *sum);
+
 /* Start/finish a stats record: begin zeroes it and notes the time; end reduces times
  * (max), bytes (sum) and the collective flag (and) over ranks. Collective (end). */
 void pv_h5_stats_begin(pv_ctx *ctx, pv_h5_stats *st);

@@ -520,9 +520,7 @@ static pv_status read_hashed(pv_ctx *ctx, pv_h5_file *f, hid_t dset, const pv_h5
     *hashed = hook.whole_planes;
     if (st != PV_OK || !*hashed)
         return st;
-    if (MPI_Allreduce(&mine, sum, 1, MPI_UINT64_T, MPI_SUM, ctx->comm) != MPI_SUCCESS)
-        st = pv_err(ctx, PV_EMPI, "MPI_Allreduce failed");
-    return pv_status_agree(ctx, st);
+    return pv_h5_sum_ranks(ctx, st, mine, sum);
 }
 
 static pv_status damaged(pv_ctx *ctx, pv_h5_file *f, const pv_h5_entry *e, uint64_t sum)

@@ -444,11 +444,7 @@ static pv_status write_one(pv_ctx *ctx, const char *path, int fd, hid_t dset,
         max_io = PV_H5_PIPE_BYTES;
     pv_status st = pv_h5_transfer(ctx, dset, true, g->n, g->z0, g->z1, (float *)g->slab,
                                   max_io, path, g->name, stats, &hook);
-    uint64_t mine = pv_h5_hasher_take(hs);
-    if (st == PV_OK &&
-        MPI_Allreduce(&mine, sum, 1, MPI_UINT64_T, MPI_SUM, ctx->comm) != MPI_SUCCESS)
-        st = pv_err(ctx, PV_EMPI, "MPI_Allreduce failed");
-    return pv_status_agree(ctx, st);
+    return pv_h5_sum_ranks(ctx, st, pv_h5_hasher_take(hs), sum);
 }
 
 /* Collective: the checksums into the attributes created with a placeholder (same size:
@@ -694,10 +690,7 @@ static pv_status read_back(pv_ctx *ctx, pv_h5_file *f, const pv_h5_grid *g, uint
             local += pv_checksum_slab(buf, g->n, zs, ze);
     }
     pv_free(ctx, buf, nbytes);
-    if (st == PV_OK &&
-        MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, ctx->comm) != MPI_SUCCESS)
-        st = pv_err(ctx, PV_EMPI, "MPI_Allreduce failed");
-    return pv_status_agree(ctx, st);
+    return pv_h5_sum_ranks(ctx, st, local, sum);
 }
 
 /* Collective: where the blocks were not reserved, a full disk may have been met inside a
