@@ -38,28 +38,11 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 HANG_S=60     # the survivors' bound (a hang, not a speed limit)
 ITERS=24   # the frames of kill_job.gp
 
-for cmd in h5dump h5diff pgrep; do
-    if ! command -v "$cmd" >/dev/null 2>&1; then
-        [ "${CI:-}" = true ] && { echo "FAIL (CI): '$cmd' not found (hdf5-tools, procps)"; exit 1; }
-        echo "SKIP: '$cmd' not found"
-        exit 77
-    fi
-done
+# shellcheck source=tests/fault/run_lib.sh
+. "$here/run_lib.sh"
+fault_need_tools h5dump h5diff pgrep
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/pvox-kill.XXXXXX")
-MP=   # the mpiexec running in the background, if any
-cleanup() {
-    if [ -n "$MP" ] && kill -0 "$MP" 2>/dev/null; then
-        # shellcheck disable=SC2046  # one PID per word
-        kill -9 $(pgrep -P "$MP") "$MP" 2>/dev/null
-    fi
-    if [ -n "${PV_KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+fault_scratch pvox-kill
 
 cp "$here/kill_job.gp" job.gp
 ARGS=(-v --checkpoint ck.h5 job.gp)

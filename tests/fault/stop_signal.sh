@@ -31,28 +31,11 @@ HANG_S=60
 ITERS=24
 STOPPED=75
 
-for cmd in h5dump h5diff pgrep; do
-    if ! command -v "$cmd" >/dev/null 2>&1; then
-        [ "${CI:-}" = true ] && { echo "FAIL (CI): '$cmd' not found (hdf5-tools, procps)"; exit 1; }
-        echo "SKIP: '$cmd' not found"
-        exit 77
-    fi
-done
+# shellcheck source=tests/fault/run_lib.sh
+. "$here/run_lib.sh"
+fault_need_tools h5dump h5diff pgrep
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/pvox-stop.XXXXXX")
-MP=
-cleanup() {
-    if [ -n "$MP" ] && kill -0 "$MP" 2>/dev/null; then
-        # shellcheck disable=SC2046  # one PID per word
-        kill -9 $(pgrep -P "$MP") "$MP" 2>/dev/null
-    fi
-    if [ -n "${PV_KEEP:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-cd "$work" || exit 1
-fail() { echo "FAIL: $*"; exit 1; }
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
+fault_scratch pvox-stop
 
 # the final grid goes to final.h5: with --checkpoint-every the checkpoint may hold an
 # earlier one at the end of a run
