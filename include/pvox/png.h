@@ -90,7 +90,11 @@ pv_status pv_png_piece_deflate(pv_ctx *ctx, const uint8_t *pixels, size_t stride
 void pv_png_piece_free(pv_png_piece *p);
 
 /* Write the PNG of pieces that tile the picture in order (empty pieces allowed) to path,
- * through "<path>.tmp" as pv_png_write. PV_EIO / PV_ERANGE (recorded). */
+ * through "<path>.tmp" as pv_png_write. The zlib checksum is the non-empty pieces'
+ * Adler-32 values combined: an empty piece (lo == hi, no data, raw_len 0) may carry any
+ * adler, e.g. a zeroed one. Pieces out of order, overlapping, leaving a gap or with a
+ * raw_len other than their pixels' image bytes are refused. PV_EIO / PV_ERANGE
+ * (recorded). */
 pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int height,
                               int channels, int level, const pv_png_piece *pieces, int n);
 

@@ -19,16 +19,27 @@
 #include <string.h>
 #include <zlib.h>
 
+/* The image-data bytes of pixels [lo, hi): a filter byte per row begun in the range, and
+ * the pixels. */
+static uint64_t raw_bytes(int width, int channels, uint64_t lo, uint64_t hi)
+{
+    if (lo >= hi) return 0;
+    uint64_t rows = (hi - 1) / (uint64_t)width - lo / (uint64_t)width + 1;
+    return (hi - lo) * (uint64_t)channels + rows;
+}
+
 void pv_png_piece_free(pv_png_piece *p)
 {
     free(p->data);
     memset(p, 0, sizeof *p);
 }
 
-/* Feed n bytes to the deflater and the checksum. */
+/* Feed n bytes to the deflater and the checksum. The flush at the end feeds none: zlib's
+ * adler32() returns the initial value 1 for a NULL buffer, whatever the checksum so far,
+ * so it is called only on bytes. */
 static int feed(z_stream *zs, pv_png_piece *out, const unsigned char *b, size_t n, int flush)
 {
-    out->adler = (uint32_t)adler32(out->adler, b, (uInt)n);
+    if (n) out->adler = (uint32_t)adler32(out->adler, b, (uInt)n);
     out->raw_len += n;
     zs->next_in = (Bytef *)b;
     zs->avail_in = (uInt)n;
@@ -46,12 +57,10 @@ pv_status pv_png_piece_deflate(pv_ctx *ctx, const uint8_t *pixels, size_t stride
         return pv_err(ctx, PV_ERANGE, "bad PNG piece [%llu, %llu) of %dx%d",
                       (unsigned long long)lo, (unsigned long long)hi, width, height);
     out->lo = lo, out->hi = hi;
-    out->adler = (uint32_t)adler32(0L, Z_NULL, 0);
+    out->adler = (uint32_t)adler32(0L, Z_NULL, 0); /* 1, the checksum of no bytes */
     bool last = hi == npix && lo < hi; /* the piece that ends the picture */
     if (lo == hi) return PV_OK;         /* owns no byte */
-    /* the raw bytes: a filter byte per row begun in the piece, and the pixels */
-    uint64_t rows = hi > lo ? (hi - 1) / (uint64_t)width - lo / (uint64_t)width + 1 : 0;
-    uint64_t raw = (hi - lo) * (uint64_t)channels + rows;
+    uint64_t raw = raw_bytes(width, channels, lo, hi);
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     if (deflateInit2(&zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
@@ -117,9 +126,13 @@ static bool put_stream(FILE *f, int level, const pv_png_piece *pieces, int n)
     unsigned cmf = 0x78, flg = (unsigned)flevel << 6;
     flg += 31 - (cmf * 256 + flg) % 31;
     unsigned char head[2] = {(unsigned char)cmf, (unsigned char)flg}, tail[4];
+    /* the checksum of the whole stream: the pieces' in order. An empty piece adds nothing
+     * and its checksum is not used: a rank without pixels may send 0 there, and
+     * combining 0 (the empty checksum is 1) would change the result. */
     uLong adler = adler32(0L, Z_NULL, 0);
     for (int k = 0; k < n; k++)
-        adler = adler32_combine(adler, pieces[k].adler, (z_off_t)pieces[k].raw_len);
+        if (pieces[k].raw_len)
+            adler = adler32_combine(adler, pieces[k].adler, (z_off_t)pieces[k].raw_len);
     be32(tail, (uint32_t)adler);
     /* the header rides with the first chunk, the checksum with the last */
     bool ok = true, first = true;
@@ -137,13 +150,24 @@ static bool put_stream(FILE *f, int level, const pv_png_piece *pieces, int n)
 pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int height,
                               int channels, int level, const pv_png_piece *pieces, int n)
 {
+    if (width <= 0 || height <= 0 || (channels != 3 && channels != 4))
+        return pv_err(ctx, PV_ERANGE, "cannot write '%s': bad image %dx%d with %d channels",
+                      path, width, height, channels);
+    /* the pieces must tile the picture in order, each with the image bytes of its pixels
+     * (else the stream's length or checksum would be wrong) */
     uint64_t at = 0;
-    for (int k = 0; k < n; k++) {
-        if (pieces[k].lo != at && pieces[k].lo != pieces[k].hi) break;
-        if (pieces[k].lo != pieces[k].hi) at = pieces[k].hi;
+    bool tiled = true;
+    for (int k = 0; k < n && tiled; k++) {
+        const pv_png_piece *p = &pieces[k];
+        if (p->lo == p->hi) {
+            tiled = p->len == 0 && p->raw_len == 0;
+            continue;
+        }
+        tiled = p->lo == at && p->lo < p->hi && p->raw_len == raw_bytes(width, channels, p->lo,
+                                                                        p->hi) && p->len > 0;
+        at = p->hi;
     }
-    if (width <= 0 || height <= 0 || (channels != 3 && channels != 4) ||
-        at != (uint64_t)width * (uint64_t)height)
+    if (!tiled || at != (uint64_t)width * (uint64_t)height)
         return pv_err(ctx, PV_ERANGE, "cannot write '%s': its pieces do not tile the picture",
                       path);
     pv_io_out out;
