@@ -19,13 +19,13 @@
 #include <string.h>
 #include <zlib.h>
 
-/* The image-data bytes of pixels [lo, hi): a filter byte per row begun in the range, and
- * the pixels. */
+/* The image-data bytes of pixels [lo, hi): the pixels, and a filter byte for each row that
+ * begins in the range (each multiple of width in [lo, hi)). */
 static uint64_t raw_bytes(int width, int channels, uint64_t lo, uint64_t hi)
 {
     if (lo >= hi) return 0;
-    uint64_t rows = (hi - 1) / (uint64_t)width - lo / (uint64_t)width + 1;
-    return (hi - lo) * (uint64_t)channels + rows;
+    uint64_t w = (uint64_t)width, starts = (hi + w - 1) / w - (lo + w - 1) / w;
+    return (hi - lo) * (uint64_t)channels + starts;
 }
 
 void pv_png_piece_free(pv_png_piece *p)

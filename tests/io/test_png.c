@@ -7,8 +7,14 @@
  * filter F`): every level, filter and strategy round-trips, the filter asked for is the
  * one in the file's rows (read from the inflated IDAT), out-of-range values mean the
  * default, and the default is no larger than libpng's defaults on pvox's golden pictures.
+ * Every file written is also checked strictly (png_strict.h: CRCs, chunk order, the zlib
+ * stream's end and Adler-32, the exact image bytes), which libpng's reader does not do:
+ * it only warns about a wrong Adler-32. Pictures in pieces: 1 to 12 pieces, empty ones
+ * anywhere (also with the zeroed checksum a rank without pixels sends), every level; the
+ * strict check itself refuses a flipped checksum, CRC or trailing byte.
  */
 #include "pv_test.h"
+#include "png_strict.h"
 #include "pvox/png.h"
 
 #include <png.h>
@@ -83,6 +89,7 @@ static void round_trip(int ch)
     PV_CHECK_EQ(pv_png_write(ctx, path2, w, h, ch, px, stride, NULL), PV_OK);
     PV_CHECK(same_file(path, path2));
     PV_CHECK(!pv_test_temp_left(path));
+    PV_CHECK_PNG(path);
     /* a link planted under a fixed temporary name is not written through */
     snprintf(tmp, sizeof tmp, "%s.tmp", path2);
     char victim[320];
@@ -115,6 +122,7 @@ static void round_trip(int ch)
     /* options: another level and filter still round-trip */
     pv_png_options o = {.level = 9, .filter = PV_PNG_FILTER_ADAPTIVE};
     PV_CHECK_EQ(pv_png_write(ctx, path2, w, h, ch, px, stride, &o), PV_OK);
+    PV_CHECK_PNG(path2);
     free(back);
     back = read_png(path2, &rw, &rh, &rch);
     PV_CHECK(back != NULL && memcmp(back, px, (size_t)w * (size_t)ch) == 0);
@@ -197,6 +205,7 @@ static void ramp(uint8_t *px, int w, int h)
 
 static bool pixels_equal(const char *path, const uint8_t *px, int w, int h)
 {
+    PV_CHECK_PNG(path);
     int rw = 0, rh = 0, rch = 0;
     uint8_t *back = read_png(path, &rw, &rh, &rch);
     bool same = back && rw == w && rh == h && rch == 3 &&
@@ -254,6 +263,8 @@ static void options(void)
     PV_CHECK_EQ(pv_png_write(ctx, path2, W, H, 3, px, (size_t)W * 3, &l9), PV_OK);
     PV_CHECK(file_size(path) > (long)W * H * 3);
     PV_CHECK(file_size(path2) < file_size(path));
+    PV_CHECK_PNG(path);
+    PV_CHECK_PNG(path2);
 
     /* NULL, all-default fields and out-of-range values all mean the default */
     PV_CHECK_EQ(pv_png_write(ctx, path, W, H, 3, px, (size_t)W * 3, NULL), PV_OK);
@@ -297,6 +308,8 @@ static void default_size(void)
             fprintf(stderr, "%s: default %ld bytes, libpng's defaults %ld\n", names[i],
                     file_size(a), file_size(b));
         PV_CHECK(file_size(a) <= file_size(b));
+        PV_CHECK_PNG(a);
+        PV_CHECK_PNG(b);
         checked++;
         free(px);
         remove(a);
@@ -330,12 +343,62 @@ static void errors(void)
     rmdir(path);
 }
 
+/* The strict check can fail: a good file passes, and the same file with its zlib
+ * checksum changed (the chunk's CRC made right again), a CRC changed, a byte after IEND,
+ * or a row's bytes cut short fails. */
+static void strict_check_fails(void)
+{
+    enum { W = 23, H = 11 };
+    uint8_t px[W * H * 3];
+    ramp(px, W, H);
+    char path[300], why[256];
+    snprintf(path, sizeof path, "%s/strict.png", dir);
+    PV_CHECK_EQ(pv_png_write(ctx, path, W, H, 3, px, (size_t)W * 3, NULL), PV_OK);
+    size_t n = 0;
+    uint8_t *good = slurp(path, &n);
+    PV_CHECK(good != NULL);
+    if (!good) return;
+    PV_CHECK(png_strict_check_mem(good, n, why, sizeof why));
+    uint8_t *bad = malloc(n + 1);
+    /* the last IDAT chunk: its data ends with the Adler-32 */
+    size_t last = 0;
+    for (size_t at = 8; at + 12 <= n; at += 12 + png_strict_be32(good + at))
+        if (memcmp(good + at + 4, "IDAT", 4) == 0) last = at;
+    PV_CHECK(last > 0);
+    uint32_t len = png_strict_be32(good + last);
+    memcpy(bad, good, n);
+    bad[last + 8 + len - 1] ^= 1;
+    uLong crc = crc32(0L, bad + last + 4, 4 + len);
+    for (int i = 0; i < 4; i++) bad[last + 8 + len + (size_t)i] = (uint8_t)(crc >> (24 - 8 * i));
+    why[0] = 0;
+    PV_CHECK(!png_strict_check_mem(bad, n, why, sizeof why));
+    PV_CHECK(strstr(why, "incorrect data check") != NULL);
+    memcpy(bad, good, n);
+    bad[8 + 8 + 13] ^= 0x80; /* IHDR's CRC */
+    PV_CHECK(!png_strict_check_mem(bad, n, why, sizeof why));
+    PV_CHECK(strstr(why, "CRC") != NULL);
+    memcpy(bad, good, n);
+    bad[n] = 0;
+    PV_CHECK(!png_strict_check_mem(bad, n + 1, why, sizeof why));
+    /* a picture one row taller than its data */
+    memcpy(bad, good, n);
+    bad[8 + 8 + 7] = H + 1;
+    crc = crc32(0L, bad + 8 + 4, 4 + 13);
+    for (int i = 0; i < 4; i++) bad[8 + 8 + 13 + (size_t)i] = (uint8_t)(crc >> (24 - 8 * i));
+    PV_CHECK(!png_strict_check_mem(bad, n, why, sizeof why));
+    free(bad);
+    free(good);
+    remove(path);
+}
+
 /* ---- a picture encoded in pieces --------------------------------------------------- */
 
 /* Cut a w x h picture at `cuts` (ascending pixel indices, 0 and w*h implied), deflate
- * the pieces in reverse order (as ranks finish in any order), write, read back. */
+ * the pieces in reverse order (as ranks finish in any order), write, check strictly, read
+ * back. With `zero_empty`, an empty piece is all zeros but its range, as a rank that owns
+ * no pixels sends it (exec/render.c), checksum 0 included. */
 static bool pieces_round_trip(const uint8_t *px, int w, int h, int ch, size_t stride, int level,
-                              const uint64_t *cuts, int ncuts, const char *path)
+                              const uint64_t *cuts, int ncuts, const char *path, bool zero_empty)
 {
     pv_png_piece pc[16];
     uint64_t at[18];
@@ -344,11 +407,22 @@ static bool pieces_round_trip(const uint8_t *px, int w, int h, int ch, size_t st
     for (int k = 0; k < ncuts; k++) at[k + 1] = cuts[k];
     at[n] = (uint64_t)w * (uint64_t)h;
     bool ok = true;
-    for (int k = n - 1; k >= 0; k--)
+    for (int k = n - 1; k >= 0; k--) {
         ok = pv_png_piece_deflate(ctx, px, stride, w, h, ch, at[k], at[k + 1], level, &pc[k]) ==
                  PV_OK && ok;
+        if (zero_empty && at[k] == at[k + 1]) {
+            pv_png_piece_free(&pc[k]);
+            pc[k].lo = pc[k].hi = at[k];
+        }
+    }
     ok = ok && pv_png_write_pieces(ctx, path, w, h, ch, level, pc, n) == PV_OK;
     for (int k = 0; k < n; k++) pv_png_piece_free(&pc[k]);
+    char why[256] = "";
+    if (ok && !png_strict_check(path, why, sizeof why)) {
+        fprintf(stderr, "pieces %d, level %d%s: %s\n", n, level,
+                zero_empty ? ", zeroed empty pieces" : "", why);
+        ok = false;
+    }
     int rw = 0, rh = 0, rch = 0;
     uint8_t *back = ok ? read_png(path, &rw, &rh, &rch) : NULL;
     ok = back && rw == w && rh == h && rch == ch;
@@ -379,12 +453,44 @@ static void pieces(void)
         const uint64_t c1[] = {1, 52, 53, 53, 400, 401, 700, npix - 1};
         const uint64_t c2[] = {npix / 2};
         const uint64_t c3[] = {0, 0, npix, npix}; /* empty pieces at both ends */
-        for (int level = 0; level <= 9; level += 3) {
-            PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, c1, 8, path));
-            PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, c2, 1, path));
-            PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, NULL, 0, path));
-        }
-        PV_CHECK(pieces_round_trip(px, w, h, ch, stride, 4, c3, 4, path));
+        for (int level = 0; level <= 9; level += 3)
+            for (int z = 0; z <= 1; z++) {
+                PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, c1, 8, path, z));
+                PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, c2, 1, path, z));
+                PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, NULL, 0, path, z));
+            }
+        for (int z = 0; z <= 1; z++)
+            PV_CHECK(pieces_round_trip(px, w, h, ch, stride, 4, c3, 4, path, z));
+        /* 1 to 12 pieces of near-equal size (as ranks share a picture), and the same with
+         * the first, a middle or the last one empty */
+        for (int n = 1; n <= 12; n++)
+            for (int empty = -1; empty < 3 && empty < n; empty++)
+                for (int z = 0; z <= 1; z++) {
+                    uint64_t cuts[15];
+                    for (int k = 1; k < n; k++) cuts[k - 1] = npix * (uint64_t)k / (uint64_t)n;
+                    int e = empty == 0 ? 0 : empty == 1 ? n / 2 : n - 1; /* the empty one */
+                    if (empty >= 0 && n > 1) {
+                        if (e == 0) cuts[0] = 0;
+                        else if (e == n - 1) cuts[n - 2] = npix;
+                        else cuts[e] = cuts[e - 1];
+                        for (int k = 1; k < n - 1; k++) /* keep them ascending */
+                            if (cuts[k] < cuts[k - 1]) cuts[k] = cuts[k - 1];
+                    }
+                    int level = n % 10;
+                    PV_CHECK(pieces_round_trip(px, w, h, ch, stride, level, cuts, n - 1, path,
+                                               z));
+                }
+        /* a raw length that does not match the piece's pixels is refused */
+        pv_png_piece two[2];
+        PV_CHECK_EQ(pv_png_piece_deflate(ctx, px, stride, w, h, ch, 0, 100, 4, &two[0]), PV_OK);
+        PV_CHECK_EQ(pv_png_piece_deflate(ctx, px, stride, w, h, ch, 100, npix, 4, &two[1]),
+                    PV_OK);
+        two[0].raw_len++;
+        PV_CHECK_EQ(pv_png_write_pieces(ctx, path, w, h, ch, 4, two, 2), PV_ERANGE);
+        pv_err_clear(ctx);
+        PV_CHECK(access(path, F_OK) != 0);
+        pv_png_piece_free(&two[0]);
+        pv_png_piece_free(&two[1]);
         /* pieces that do not tile the picture are refused; a bad range too */
         pv_png_piece one;
         PV_CHECK_EQ(pv_png_piece_deflate(ctx, px, stride, w, h, ch, 0, 10, 4, &one), PV_OK);
@@ -423,6 +529,7 @@ int main(int argc, char **argv)
     options();
     default_size();
     errors();
+    strict_check_fails();
     pieces();
     PV_CHECK_EQ(ctx->mem_current, 0);
     rmdir(dir);
