@@ -47,6 +47,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+import pngcheck  # noqa: E402  (tests/pngcheck.py: strict PNG decoding)
+
 np = None
 Image = None
 
@@ -74,6 +77,11 @@ def load_imaging():
 
 
 def read_rgb(path):
+    """The picture's RGB pixels; the file must pass the strict check first (PIL does not
+    look at the zlib checksum)."""
+    fault = pngcheck.fault(path)
+    if fault:
+        raise RunError("strict PNG check: %s" % fault)
     return np.asarray(Image.open(path).convert("RGB")).astype(np.int16)
 
 
@@ -121,7 +129,28 @@ def exec_pvox(a, cmd, work, threads):
         shutil.rmtree(work)
         raise RunError("pvox failed (exit %d): %s\n%s%s" % (p.returncode, " ".join(cmd),
                                                             p.stdout, p.stderr))
+    check_pngs(a, work, cmd)
     return p
+
+
+def check_pngs(a, work, cmd):
+    """Every PNG in work (what pvox wrote, and the copied inputs) must pass the strict
+    check (tests/pngcheck.py); else the faulty files go to --keep, work is removed and
+    RunError raised."""
+    faults = []
+    for root, _, files in os.walk(work):
+        for f in sorted(files):
+            if f.endswith(".png"):
+                msg = pngcheck.fault(os.path.join(root, f))
+                if msg:
+                    faults.append(msg)
+                    if a.keep:
+                        os.makedirs(a.keep, exist_ok=True)
+                        shutil.copy(os.path.join(root, f), a.keep)
+    if faults:
+        shutil.rmtree(work)
+        raise RunError("pvox wrote PNG files a strict decoder refuses (%s):\n  %s"
+                       % (" ".join(cmd), "\n  ".join(faults)))
 
 
 def run_pvox(a, folder, scenes, nranks=1, threads=1, pre=None):
