@@ -14,8 +14,8 @@ check() refuses what any conforming decoder may refuse:
   exactly at the end of the data (no trailing bytes), and holds exactly the image's bytes:
   height * (1 + rowbytes) (per pass when interlaced), every row's filter byte 0..4.
 
-Use as a module (check(path) -> None, raises PngError; info(path) -> dict) or as a
-command: `pngcheck.py FILE...` prints "FILE: fault" for each bad file and exits 1 if any
+Use as a module (check(path) -> None, raises PngError; info(path) -> dict; the same on
+bytes in memory: info_bytes(data); fault(path) -> None or a message) or as a command: `pngcheck.py FILE...` prints "FILE: fault" for each bad file and exits 1 if any
 was bad, 0 otherwise (2 on a usage error).
 """
 import struct
@@ -72,7 +72,11 @@ def info(path):
 
     Raises PngError (or OSError when the file cannot be read)."""
     with open(path, "rb") as f:
-        data = f.read()
+        return info_bytes(f.read())
+
+
+def info_bytes(data):
+    """info() of a PNG file's bytes."""
     if data[:8] != SIGNATURE:
         raise PngError("not a PNG signature")
     hdr = None

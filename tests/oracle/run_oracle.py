@@ -29,6 +29,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+import pngcheck  # noqa: E402  (tests/pngcheck.py: strict PNG decoding)
+
 SKIP = 77
 # pvox's own log lines ("[   0.001] r0/2 INFO  grid: ..."): timings, not script output.
 # Warnings and errors are kept.
@@ -108,6 +111,13 @@ def compare(g, p, limit):
         if g[stream] != p[stream]:
             msgs.append(diff(stream, g[stream], p[stream], limit))
     for f in sorted(set(g["files"]) | set(p["files"])):
+        # a PNG pvox wrote must pass a strict decoder (CRCs, the zlib checksum, the exact
+        # image bytes), whatever gnuplot wrote
+        if f in p["files"] and p["files"][f][:8] == pngcheck.SIGNATURE:
+            try:
+                pngcheck.info_bytes(p["files"][f])
+            except pngcheck.PngError as e:
+                msgs.append("file %s: pvox wrote a PNG a strict decoder refuses: %s\n" % (f, e))
         if f not in p["files"]:
             msgs.append("file %s: written by gnuplot, not by pvox\n" % f)
         elif f not in g["files"]:
