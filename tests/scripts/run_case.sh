@@ -12,6 +12,8 @@
 # "NAME.gp", so diagnostics read "NAME.gp:LINE:COL" and files it writes land in scratch.
 # A hang guard (PV_CASE_TIMEOUT seconds, default 120) turns a deadlock into a failure.
 # PV_GOLDEN_UPDATE=1 rewrites NAME.out/.err/.rc from this run instead of comparing.
+# Every PNG file the run leaves in scratch must also pass tests/pngcheck.py (a strict
+# decoder: chunk CRCs, the zlib stream's Adler-32 and end, the exact image bytes).
 set -uo pipefail
 
 PVOX=$1 MPIEXEC=$2 NP=$3 CASES=$4 NAME=$5
@@ -23,6 +25,7 @@ export OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 
 [ -f "$CASES/$NAME.gp" ] || { echo "no such case: $CASES/$NAME.gp"; exit 1; }
+PNGCHECK=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../pngcheck.py")
 # the run happens in a scratch directory: make relative paths absolute first
 CASES=$(realpath "$CASES")
 case $PVOX in
@@ -80,5 +83,11 @@ for stream in out err; do
         status=1
     fi
 done
+mapfile -t pngs < <(find . -name '*.png' -type f | sort)
+if [ "${#pngs[@]}" -gt 0 ] && ! bad=$(python3 "$PNGCHECK" "${pngs[@]}"); then
+    echo "FAIL $NAME (np=$NP): PNG files a strict decoder refuses:"
+    echo "$bad"
+    status=1
+fi
 [ "$status" = 0 ] && echo "ok $NAME (np=$NP)"
 exit "$status"
