@@ -8,6 +8,9 @@ file at every `pause -1` / `pause mouse` (so every picture the demo shows is a f
 count, each in its own copy of the examples folder (demos write files next to
 themselves). The table lists, per demo, the exit status and the number of pictures
 (non-empty PNG files) of each run and the number of pvox warnings; then the totals.
+Every picture pvox writes must pass a strict decoder (tests/pngcheck.py: chunk CRCs, the
+zlib stream's Adler-32 and end, the exact image bytes); a demo with a picture that fails
+it fails, known or not.
 
 A demo passes when gnuplot does not run it to the end (exit status != 0), or when pvox
 runs it to the end with exit status 0 at every rank count. The demos named in the
@@ -26,6 +29,9 @@ import shutil
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+import pngcheck  # noqa: E402  (tests/pngcheck.py: strict PNG decoding)
 
 DEMO_DIRS = ["/usr/share/doc/gnuplot/examples", "/usr/share/doc/gnuplot-doc/examples"]
 SPLOT = re.compile(r"(^|;)\s*splot\b", re.M)
@@ -69,12 +75,17 @@ def make_batch(text, name):
 
 
 def pictures(d, name):
-    n = 0
-    for f in os.listdir(d):
-        if f.startswith(name + "-") and f.endswith(".png") and \
-                os.path.getsize(os.path.join(d, f)) > 0:
+    """The number of pictures (non-empty PNG files) the demo wrote in d, and the faults
+    the strict check finds in them."""
+    n, faults = 0, []
+    for f in sorted(os.listdir(d)):
+        path = os.path.join(d, f)
+        if f.startswith(name + "-") and f.endswith(".png") and os.path.getsize(path) > 0:
             n += 1
-    return n
+            fault = pngcheck.fault(path)
+            if fault:
+                faults.append(fault)
+    return n, faults
 
 
 def prepare(src, work, tag, demos):
@@ -174,7 +185,8 @@ def main():
         for f in concurrent.futures.as_completed(fut):
             t, n = fut[f]
             rc, err, secs = f.result()
-            res[t, n] = (rc, pictures(dirs[t], n), err, secs)
+            pics, faults = pictures(dirs[t], n)
+            res[t, n] = (rc, pics, err, secs, faults if t != "gnuplot" else [])
 
     log = open(a.log, "w") if a.log else None
     head = "%-22s %8s" % ("demo", "gnuplot") + "".join(" %8s" % t for t in tags[1:]) + \
@@ -185,10 +197,11 @@ def main():
     failed = []
     fixed = []
     known_failing = []
+    png_failed = []
     for n in demos:
         cells = []
         for t in tags:
-            rc, pics, err, secs = res[t, n]
+            rc, pics, err, secs, _ = res[t, n]
             cells.append("%s/%d" % ("ok" if rc == 0 else rc, pics))
             if rc == 0:
                 tot[t][0] += 1
@@ -198,8 +211,13 @@ def main():
         w = res[tags[1], n][2].count("warning")
         gp_ok = res["gnuplot", n][0] == 0
         bad = [t for t in tags[1:] if res[t, n][0] != 0]
+        png_bad = [f for t in tags[1:] for f in res[t, n][4]]
         verdict = "pass" if (not gp_ok or not bad) else "FAIL"
-        if verdict == "FAIL" and n in known:
+        if png_bad:
+            png_failed.append(n)
+            verdict = "FAIL  %d pictures a strict decoder refuses, e.g. %s" % (
+                len(png_bad), png_bad[0])
+        elif verdict == "FAIL" and n in known:
             known_failing.append(n)
             verdict = "known  " + first_error(res[bad[0], n][2])
         elif verdict == "FAIL":
@@ -226,7 +244,10 @@ def main():
     if failed:
         print("demos gnuplot runs to the end that pvox does not: %d: %s" %
               (len(failed), " ".join(failed)))
-    if failed or fixed:
+    if png_failed:
+        print("demos with pictures pvox wrote that a strict decoder refuses: %d: %s" %
+              (len(png_failed), " ".join(png_failed)))
+    if failed or fixed or png_failed:
         return 1
     if known_failing:
         print("every other demo gnuplot runs to the end, pvox runs to the end")
