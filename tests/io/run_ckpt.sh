@@ -44,6 +44,9 @@ from PIL import Image
 a, b = (Image.open(p) for p in sys.argv[1:3])
 sys.exit(0 if a.size == b.size and a.mode == b.mode and a.tobytes() == b.tobytes() else 1)
 PY
+# every picture decodes strictly (tests/pngcheck.py: CRCs, the zlib checksum, exact size)
+/usr/bin/python3 "$here/../pngcheck.py" f1.png f2.png ref/f1.png ref/f2.png ||
+    fail "a picture a strict decoder refuses"
 
 # a different script is refused, on every rank, with exit code 1
 echo "# edited" >>job.gp
