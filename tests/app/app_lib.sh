@@ -12,6 +12,7 @@ case $PVOX in
 /*) ;;
 */*) PVOX=$(realpath "$PVOX") ;; # the checks run in a scratch directory
 esac
+pv_pngcheck=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/pngcheck.py
 work=$(mktemp -d "${TMPDIR:-/tmp}/pvox-app.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -50,3 +51,11 @@ expect_out_has() { grep -qF -- "$1" <<<"$out" || fail "stdout lacks: $1"; }
 count_in() { grep -cF -- "$2" <<<"$1"; }
 # mpiexec's --quiet drops its own banner about non-zero exit codes; the rank count follows
 mpi_n=("$MPIEXEC" --quiet --oversubscribe -n)
+# check_pngs: every PNG file left in the scratch directory must pass tests/pngcheck.py (a
+# strict decoder: chunk CRCs, the zlib stream's Adler-32 and end, the exact image bytes)
+check_pngs() {
+    local pngs bad
+    mapfile -t pngs < <(find "$work" -name '*.png' -type f | sort)
+    [ "${#pngs[@]}" = 0 ] && return 0
+    bad=$(python3 "$pv_pngcheck" "${pngs[@]}") || fail "PNG files a strict decoder refuses: $bad"
+}

@@ -378,6 +378,7 @@ dashdash)
     ;;
 esac
 
+check_pngs
 if [ "$fails" -gt 0 ]; then
     echo "$case_name: $fails check(s) failed"
     exit 1

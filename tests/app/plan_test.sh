@@ -138,5 +138,6 @@ checkpoint_size)
     exit 1
     ;;
 esac
+check_pngs
 [ "$fails" = 0 ] && exit 0
 exit 1
