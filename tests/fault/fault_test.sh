@@ -7,6 +7,7 @@ set -uo pipefail
 case_name=$1
 PVOX=$(realpath "$2")
 MPIEXEC=${3:-mpiexec}
+pngcheck_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd) # tests/pngcheck.py
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 export OMPI_MCA_rmaps_base_oversubscribe=${OMPI_MCA_rmaps_base_oversubscribe:-1}
@@ -16,18 +17,30 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 fails=0
 fail() { echo "FAIL [$case_name]: $*"; fails=$((fails + 1)); }
-# pngs FILE: the sizes of the PNG pictures concatenated in FILE, "WxH WxH ..."
+# pngs FILE: the sizes of the PNG pictures concatenated in FILE, "WxH WxH ...", each
+# checked by a strict decoder (tests/pngcheck.py: CRCs, the zlib checksum, the exact image
+# bytes); a picture that fails shows as "bad(FAULT)"
 pngs() {
-    python3 - "$1" <<'PY'
+    python3 - "$1" "$pngcheck_dir" <<'PY'
 import struct, sys
+sys.path.insert(0, sys.argv[2])
+import pngcheck
 d = open(sys.argv[1], "rb").read()
 sizes, at = [], 0
 while True:
-    at = d.find(b"\x89PNG\r\n\x1a\n", at)
+    at = d.find(pngcheck.SIGNATURE, at)
     if at < 0: break
-    w, h = struct.unpack(">II", d[at + 16:at + 24])
-    sizes.append(f"{w}x{h}")
-    at += 8
+    end = at + 8  # the picture runs to its IEND chunk
+    while end + 8 <= len(d):
+        n, kind = struct.unpack(">I4s", d[end:end + 8])
+        end += 12 + n
+        if kind == b"IEND": break
+    try:
+        h = pngcheck.info_bytes(d[at:end])
+        sizes.append("%dx%d" % (h["width"], h["height"]))
+    except pngcheck.PngError as e:
+        sizes.append("bad(%s)" % e)
+    at = max(end, at + 8)
 print(" ".join(sizes))
 PY
 }
@@ -90,9 +103,12 @@ output_link)
         wait $reader
         [ $rc = 0 ] || fail "np $np: exit code $rc: $(cat err.txt)"
         [ -L a.png ] && [ -L b.png ] || fail "np $np: a link was replaced by a file"
-        [ "$(pngs real/a.png)" = 64x48 ] || fail "np $np: the link's target is not the picture"
-        [ "$(pngs real/b.png)" = 64x48 ] || fail "np $np: the dangling link's target was not made"
-        [ "$(pngs fifo.bin)" = 64x48 ] || fail "np $np: the FIFO did not carry the picture"
+        [ "$(pngs real/a.png)" = 64x48 ] ||
+            fail "np $np: the link's target is not the picture: '$(pngs real/a.png)'"
+        [ "$(pngs real/b.png)" = 64x48 ] ||
+            fail "np $np: the dangling link's target was not made: '$(pngs real/b.png)'"
+        [ "$(pngs fifo.bin)" = 64x48 ] ||
+            fail "np $np: the FIFO did not carry the picture: '$(pngs fifo.bin)'"
         [ -p pipe.png ] || fail "np $np: the FIFO was replaced"
         ls ./*.tmp.* real/*.tmp.* >/dev/null 2>&1 && fail "np $np: a temporary file was left"
     done
@@ -114,7 +130,8 @@ output_unwritable)
         [ "$(grep -c "cannot write '/sys/pvox.png'" err.txt)" = 1 ] ||
             fail "np $np: expected one message naming the file: $(cat err.txt)"
         [ -e after.png ] && fail "np $np: the script went on drawing"
-        [ "$(pngs ok.png)" = 64x48 ] || fail "np $np: the earlier picture is missing"
+        [ "$(pngs ok.png)" = 64x48 ] ||
+            fail "np $np: the earlier picture is missing: '$(pngs ok.png)'"
     done
     ;;
 *)
