@@ -71,6 +71,8 @@ cp job.gp ref/
 rc=$?
 [ "$rc" = 0 ] || { cat ref/log.txt; fail "the uninterrupted run exited $rc"; }
 for f in "${frames[@]}"; do [ -s "ref/$f" ] || fail "the uninterrupted run wrote no $f"; done
+# the frames decode strictly (tests/pngcheck.py); the runs below must equal them byte for byte
+(cd ref && python3 "$here/../pngcheck.py" "${frames[@]}") || fail "the uninterrupted run wrote PNG files a strict decoder refuses"
 ref_sum=$(h5_checksum ref/ck.h5)
 [ -n "$ref_sum" ] || fail "the uninterrupted run's ck.h5 has no checksum attribute"
 echo "uninterrupted run: ${NP} ranks, $(since "$t0") s, final grid checksum $ref_sum"
