@@ -335,7 +335,9 @@ expect_job() {   # name jobid state exitcode outfile timeout -> sets JOB_START J
     log "ok: $name (job $id) $JOB_STATE ExitCode=$JOB_EC"
 }
 
-# A PNG: the 8-byte signature, then the IHDR chunk with the width and height.
+# A PNG: the 8-byte signature, then the IHDR chunk with the width and height; and the
+# whole file passes a strict decoder (tests/pngcheck.py: CRCs, the zlib checksum, the
+# exact image bytes).
 check_png() {   # file width height
     [ -s "$1" ] || fail "$1: missing or empty"
     local head
@@ -344,6 +346,8 @@ check_png() {   # file width height
     [ "${head:24:8}" = 49484452 ] || fail "$1: no IHDR chunk"
     local w=$((16#${head:32:8})) h=$((16#${head:40:8}))
     if [ "$w" != "$2" ] || [ "$h" != "$3" ]; then fail "$1: ${w}x$h pixels, expected $2x$3"; fi
+    local bad
+    bad=$(python3 "$SRCDIR/tests/pngcheck.py" "$1") || fail "$bad (a strict decoder refuses it)"
 }
 
 # The dipole's potential at (x, y, z): +1 at (0, 0, 0.75), -1 at (0, 0, 0.25).
@@ -550,6 +554,7 @@ fi
 # shellcheck disable=SC2016
 h5diff kill.h5 kref.h5 '/grids/$v' '/grids/$v' >/dev/null 2>&1 \
     || fail "kill_resume: the final voxels differ from the uninterrupted run's (h5diff)"
+bad=$(python3 "$SRCDIR/tests/pngcheck.py" kref/f*.png) || fail "kill_resume: $bad"
 for i in $(seq -f '%02g' 0 23); do   # the same rank count: the same bytes
     cmp -s "kill/f$i.png" "kref/f$i.png" || fail "kill_resume: kill/f$i.png differs from kref/f$i.png (or is missing)"
 done
