@@ -4,7 +4,8 @@
 and check that every run ends cleanly: exit code 3 on every rank (mpiexec reports the
 first non-zero code) with an "out of memory" message, or 0 where pvox has a fallback
 (a failed vector compile runs the scalar path); no signal, no hang (a run is killed
-after --timeout seconds and counts as a hang).
+after --timeout seconds and counts as a hang). Every PNG file a run leaves must pass a
+strict decoder (tests/pngcheck.py): a picture is whole or absent, never half written.
 
     alloc_sweep.py --pvox build/pvox --mpiexec mpiexec --np 3 --rank 0 --rank 2 job.gp
     alloc_sweep.py ... --min-size 4K  only allocations of at least 4 KiB count
@@ -21,6 +22,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
+import pngcheck  # noqa: E402  (tests/pngcheck.py: strict PNG decoding)
 
 
 def run_once(args, script, n, rank, work):
@@ -41,8 +45,22 @@ def run_once(args, script, n, rank, work):
     return p.returncode, err
 
 
-def judge(rc, err):
+def png_faults(work):
+    """The faults of the PNG files left in work (temporaries aside)."""
+    faults = []
+    for root, _, files in os.walk(work):
+        for f in sorted(files):
+            if f.endswith(".png"):
+                fault = pngcheck.fault(os.path.join(root, f))
+                if fault:
+                    faults.append(fault)
+    return faults
+
+
+def judge(rc, err, faults=()):
     """None if the run ended as it must, else what is wrong."""
+    if faults:
+        return "PNG files a strict decoder refuses: " + "; ".join(faults)
     if rc == "hang":
         return "hang (killed after the timeout)"
     if rc == 0:
@@ -76,6 +94,11 @@ def main():
         for rank in args.rank:
             rc, err = run_once(args, script, 1 << 62, rank, work)
             m = re.search(r"rank \d+ made (\d+) counted allocations", err)
+            faults = png_faults(work)
+            if faults:
+                print("FAIL the job's own run: PNG files a strict decoder refuses:\n  " +
+                      "\n  ".join(faults))
+                return 1
             if rc != 0 or not m:
                 print(f"FAIL the job does not run through on its own (exit {rc})\n{err}")
                 return 1
@@ -83,7 +106,7 @@ def main():
             points = sorted(set(range(1, total + 1, args.stride)) | {total} - {0})
             for n in points:
                 rc, err = run_once(args, script, n, rank, work)
-                what = judge(rc, err)
+                what = judge(rc, err, png_faults(work))
                 if what:
                     bad += 1
                     print(f"FAIL rank {rank} allocation {n} of {total}: {what}\n"
