@@ -9,7 +9,8 @@
  * row filter bytes are 0..4.
  *
  * png_strict_check(path, why, n) returns true for a good file, else false with the fault
- * in why. png_strict_check_mem does the same on bytes in memory.
+ * in why. png_strict_check_mem does the same on bytes in memory; png_strict_read also
+ * hands back the inflated image data (rows of a filter byte and the pixels; free it).
  */
 #ifndef PV_TEST_PNG_STRICT_H
 #define PV_TEST_PNG_STRICT_H
@@ -22,12 +23,12 @@
 #include <string.h>
 #include <zlib.h>
 
-static uint32_t png_strict_be32(const unsigned char *b)
+static inline uint32_t png_strict_be32(const unsigned char *b)
 {
     return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
-static bool png_strict_fail(char *why, size_t n, const char *fmt, ...)
+static inline bool png_strict_fail(char *why, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -38,8 +39,8 @@ static bool png_strict_fail(char *why, size_t n, const char *fmt, ...)
 
 /* Inflate the IDAT data (`idat`, n bytes) strictly; `raw_want` bytes expected, rows of
  * `rowbytes` + 1. */
-static bool png_strict_inflate(const unsigned char *idat, size_t nidat, int height,
-                               size_t rowbytes, char *why, size_t n)
+static inline bool png_strict_inflate(const unsigned char *idat, size_t nidat, int height,
+                               size_t rowbytes, char *why, size_t n, unsigned char **keep)
 {
     size_t raw_want = (size_t)height * (rowbytes + 1);
     unsigned char *raw = malloc(raw_want + 1); /* one byte more shows a stream too long */
@@ -73,11 +74,13 @@ static bool png_strict_inflate(const unsigned char *idat, size_t nidat, int heig
             ok = png_strict_fail(why, n, "row %d: filter type %d", y,
                                  raw[(size_t)y * (rowbytes + 1)]);
     inflateEnd(&zs);
-    free(raw);
+    if (ok && keep) *keep = raw;
+    else free(raw);
     return ok;
 }
 
-static bool png_strict_check_mem(const unsigned char *f, size_t size, char *why, size_t n)
+static inline bool png_strict_mem(const unsigned char *f, size_t size, char *why, size_t n,
+                           unsigned char **raw)
 {
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (size < 8 || memcmp(f, sig, 8) != 0) return png_strict_fail(why, n, "no PNG signature");
@@ -141,12 +144,18 @@ static bool png_strict_check_mem(const unsigned char *f, size_t size, char *why,
     if (ok && !iend) ok = png_strict_fail(why, n, "no IEND");
     if (ok && !nidat) ok = png_strict_fail(why, n, "no IDAT");
     if (ok)
-        ok = png_strict_inflate(idat, nidat, height, (size_t)width * (size_t)channels, why, n);
+        ok = png_strict_inflate(idat, nidat, height, (size_t)width * (size_t)channels, why, n,
+                                raw);
     free(idat);
     return ok;
 }
 
-static bool png_strict_check(const char *path, char *why, size_t n)
+static inline bool png_strict_check_mem(const unsigned char *f, size_t size, char *why, size_t n)
+{
+    return png_strict_mem(f, size, why, n, NULL);
+}
+
+static inline bool png_strict_read(const char *path, char *why, size_t n, unsigned char **raw)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) return png_strict_fail(why, n, "cannot open '%s'", path);
@@ -164,10 +173,15 @@ static bool png_strict_check(const char *path, char *why, size_t n)
         if (got == 0) break;
     }
     fclose(fp);
-    bool ok = buf && png_strict_check_mem(buf, size, why, n);
+    bool ok = buf && png_strict_mem(buf, size, why, n, raw);
     if (!buf) png_strict_fail(why, n, "out of memory");
     free(buf);
     return ok;
+}
+
+static inline bool png_strict_check(const char *path, char *why, size_t n)
+{
+    return png_strict_read(path, why, n, NULL);
 }
 
 /* PV_CHECK_PNG(path): a PV_CHECK that prints the file's fault. */
