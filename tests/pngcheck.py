@@ -15,8 +15,9 @@ check() refuses what any conforming decoder may refuse:
   height * (1 + rowbytes) (per pass when interlaced), every row's filter byte 0..4.
 
 Use as a module (check(path) -> None, raises PngError; info(path) -> dict; the same on
-bytes in memory: info_bytes(data); fault(path) -> None or a message) or as a command: `pngcheck.py FILE...` prints "FILE: fault" for each bad file and exits 1 if any
-was bad, 0 otherwise (2 on a usage error).
+bytes in memory: info_bytes(data); fault(path) -> None or a message) or as a command:
+`pngcheck.py FILE...` prints "FILE: fault" for each bad file and exits 1 if any was bad,
+0 otherwise (2 on a usage error).
 """
 import struct
 import sys

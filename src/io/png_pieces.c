@@ -151,8 +151,8 @@ pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int heig
                               int channels, int level, const pv_png_piece *pieces, int n)
 {
     if (width <= 0 || height <= 0 || (channels != 3 && channels != 4))
-        return pv_err(ctx, PV_ERANGE, "cannot write '%s': bad image %dx%d with %d channels",
-                      path, width, height, channels);
+        return pv_err(ctx, PV_ERANGE, "cannot write '%s': bad image %dx%d with %d channels", path,
+                      width, height, channels);
     /* the pieces must tile the picture in order, each with the image bytes of its pixels
      * (else the stream's length or checksum would be wrong) */
     uint64_t at = 0;
@@ -163,8 +163,8 @@ pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int heig
             tiled = p->len == 0 && p->raw_len == 0;
             continue;
         }
-        tiled = p->lo == at && p->lo < p->hi && p->raw_len == raw_bytes(width, channels, p->lo,
-                                                                        p->hi) && p->len > 0;
+        tiled = p->lo == at && p->lo < p->hi &&
+                p->raw_len == raw_bytes(width, channels, p->lo, p->hi) && p->len > 0;
         at = p->hi;
     }
     if (!tiled || at != (uint64_t)width * (uint64_t)height)

@@ -40,7 +40,7 @@ static inline bool png_strict_fail(char *why, size_t n, const char *fmt, ...)
 /* Inflate the IDAT data (`idat`, n bytes) strictly; `raw_want` bytes expected, rows of
  * `rowbytes` + 1. */
 static inline bool png_strict_inflate(const unsigned char *idat, size_t nidat, int height,
-                               size_t rowbytes, char *why, size_t n, unsigned char **keep)
+                                      size_t rowbytes, char *why, size_t n, unsigned char **keep)
 {
     size_t raw_want = (size_t)height * (rowbytes + 1);
     unsigned char *raw = malloc(raw_want + 1); /* one byte more shows a stream too long */
@@ -65,8 +65,8 @@ static inline bool png_strict_inflate(const unsigned char *idat, size_t nidat, i
     else if (zs.avail_in != 0)
         png_strict_fail(why, n, "%u bytes after the end of the IDAT zlib stream", zs.avail_in);
     else if (zs.total_out != raw_want)
-        png_strict_fail(why, n, "IDAT holds %lu bytes, expected %zu",
-                        (unsigned long)zs.total_out, raw_want);
+        png_strict_fail(why, n, "IDAT holds %lu bytes, expected %zu", (unsigned long)zs.total_out,
+                        raw_want);
     else
         ok = true;
     for (int y = 0; ok && y < height; y++)
@@ -74,13 +74,15 @@ static inline bool png_strict_inflate(const unsigned char *idat, size_t nidat, i
             ok = png_strict_fail(why, n, "row %d: filter type %d", y,
                                  raw[(size_t)y * (rowbytes + 1)]);
     inflateEnd(&zs);
-    if (ok && keep) *keep = raw;
-    else free(raw);
+    if (ok && keep)
+        *keep = raw;
+    else
+        free(raw);
     return ok;
 }
 
 static inline bool png_strict_mem(const unsigned char *f, size_t size, char *why, size_t n,
-                           unsigned char **raw)
+                                  unsigned char **raw)
 {
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (size < 8 || memcmp(f, sig, 8) != 0) return png_strict_fail(why, n, "no PNG signature");
@@ -107,8 +109,7 @@ static inline bool png_strict_mem(const unsigned char *f, size_t size, char *why
         uLong crc = crc32(crc32(0L, Z_NULL, 0), type, 4);
         if (len) crc = crc32(crc, body, len);
         if ((uint32_t)crc != png_strict_be32(body + len)) {
-            ok = png_strict_fail(why, n, "chunk %.4s at byte %zu: bad CRC", (const char *)type,
-                                 at);
+            ok = png_strict_fail(why, n, "chunk %.4s at byte %zu: bad CRC", (const char *)type, at);
             break;
         }
         if (!ihdr && memcmp(type, "IHDR", 4) != 0) {
@@ -121,8 +122,7 @@ static inline bool png_strict_mem(const unsigned char *f, size_t size, char *why
                 channels = body[9] == 2 ? 3 : body[9] == 6 ? 4 : 0;
                 if (w == 0 || h == 0 || w > 0x7fffffffu || h > 0x7fffffffu || body[8] != 8 ||
                     !channels || body[10] || body[11] || body[12])
-                    ok = png_strict_fail(why, n, "IHDR not an 8-bit RGB/RGBA %ux%u picture", w,
-                                         h);
+                    ok = png_strict_fail(why, n, "IHDR not an 8-bit RGB/RGBA %ux%u picture", w, h);
                 width = (int)w, height = (int)h;
             }
             ihdr = true;
@@ -144,8 +144,7 @@ static inline bool png_strict_mem(const unsigned char *f, size_t size, char *why
     if (ok && !iend) ok = png_strict_fail(why, n, "no IEND");
     if (ok && !nidat) ok = png_strict_fail(why, n, "no IDAT");
     if (ok)
-        ok = png_strict_inflate(idat, nidat, height, (size_t)width * (size_t)channels, why, n,
-                                raw);
+        ok = png_strict_inflate(idat, nidat, height, (size_t)width * (size_t)channels, why, n, raw);
     free(idat);
     return ok;
 }
@@ -185,13 +184,14 @@ static inline bool png_strict_check(const char *path, char *why, size_t n)
 }
 
 /* PV_CHECK_PNG(path): a PV_CHECK that prints the file's fault. */
-#define PV_CHECK_PNG(path)                                                                \
-    do {                                                                                  \
-        char why_[256] = "";                                                              \
-        bool ok_ = png_strict_check((path), why_, sizeof why_);                           \
-        if (!ok_) fprintf(stderr, "%s:%d: strict PNG check of %s: %s\n", __FILE__,        \
-                          __LINE__, (path), why_);                                        \
-        PV_CHECK(ok_);                                                                    \
+#define PV_CHECK_PNG(path)                                                                         \
+    do {                                                                                           \
+        char why_[256] = "";                                                                       \
+        bool ok_ = png_strict_check((path), why_, sizeof why_);                                    \
+        if (!ok_)                                                                                  \
+            fprintf(stderr, "%s:%d: strict PNG check of %s: %s\n", __FILE__, __LINE__, (path),     \
+                    why_);                                                                         \
+        PV_CHECK(ok_);                                                                             \
     } while (0)
 
 #endif /* PV_TEST_PNG_STRICT_H */

@@ -28,8 +28,7 @@ static void share(int how, int r, int P, uint64_t *lo, uint64_t *hi)
     case 0: /* whole rows, as even as may be */
         a = (uint64_t)(H * r / P) * W, b = (uint64_t)(H * (r + 1) / P) * W;
         break;
-    case 1: /* cuts inside rows */
-        break;
+    case 1: /* cuts inside rows */ break;
     case 2: /* rank 0 owns nothing, the others share */
         if (P > 1) {
             a = r == 0 ? 0 : n * (uint64_t)(r - 1) / (uint64_t)(P - 1);
@@ -42,9 +41,7 @@ static void share(int how, int r, int P, uint64_t *lo, uint64_t *hi)
             b = r == P - 1 ? n : n * (uint64_t)(r + 1) / (uint64_t)(P - 1);
         }
         break;
-    case 4: /* the middle rank holds it all */
-        a = 0, b = r == P / 2 ? n : 0;
-        break;
+    case 4: /* the middle rank holds it all */ a = 0, b = r == P / 2 ? n : 0; break;
     default: { /* the odd ranks own nothing, the even ones share */
         int owners = (P + 1) / 2, k = r / 2;
         a = r % 2 ? 0 : n * (uint64_t)k / (uint64_t)owners;
@@ -90,13 +87,12 @@ int main(int argc, char **argv)
             memset(&pc, 0, sizeof pc); /* a rank without pixels sends this, as render.c */
             pc.lo = pc.hi = lo;
             if (lo < hi)
-                PV_CHECK_EQ(pv_png_piece_deflate(ctx, px, (size_t)W * CH, W, H, CH, lo, hi,
-                                                 level, &pc),
-                            PV_OK);
+                PV_CHECK_EQ(
+                    pv_png_piece_deflate(ctx, px, (size_t)W * CH, W, H, CH, lo, hi, level, &pc),
+                    PV_OK);
             uint64_t mine[META] = {pc.lo, pc.hi, pc.raw_len, pc.adler, pc.len};
             uint64_t *meta = me == writer ? malloc((size_t)P * META * sizeof *meta) : NULL;
-            MPI_Gather(mine, META, MPI_UINT64_T, meta, META, MPI_UINT64_T, writer,
-                       MPI_COMM_WORLD);
+            MPI_Gather(mine, META, MPI_UINT64_T, meta, META, MPI_UINT64_T, writer, MPI_COMM_WORLD);
             int *cnt = NULL, *at = NULL, total = 0;
             unsigned char *buf = NULL;
             if (me == writer) {
@@ -114,8 +110,7 @@ int main(int argc, char **argv)
                 pv_png_piece *all = calloc((size_t)P, sizeof *all);
                 for (int r = 0; r < P; r++) {
                     const uint64_t *m = meta + (size_t)r * META;
-                    pv_png_piece p = {m[0], m[1], m[2], (uint32_t)m[3], buf + at[r],
-                                      (size_t)m[4]};
+                    pv_png_piece p = {m[0], m[1], m[2], (uint32_t)m[3], buf + at[r], (size_t)m[4]};
                     int k = r;
                     while (k > 0 && all[k - 1].lo > p.lo) all[k] = all[k - 1], k--;
                     all[k] = p;
