@@ -195,6 +195,9 @@ static inline void reference(const tfield *t, int64_t k0, int64_t k1, const doub
                     for (int e = 0; e < 12; e++) {
                         double va = (double)v[ea[e]], vb = (double)v[eb[e]];
                         double tt = (lv[o] - va) / (vb - va);
+                        if (tt != tt) tt = 0.5; /* iso.h: clamped strictly inside the edge */
+                        else if (tt < PV_ISO_T_MIN) tt = PV_ISO_T_MIN;
+                        else if (tt > 1.0 - PV_ISO_T_MIN) tt = 1.0 - PV_ISO_T_MIN;
                         int64_t n[3] = {i + off[ea[e]][0], j + off[ea[e]][1], k + off[ea[e]][2]};
                         for (int a = 0; a < 3; a++) pos[e][a] = (double)n[a];
                         pos[e][eax[e]] += tt;
