@@ -32,8 +32,10 @@
  * is clamped to [PV_ISO_T_MIN, 1 - PV_ISO_T_MIN] (2^-20 of a cell, iso.h): every vertex
  * lies strictly inside its own edge, vertices of different grid edges never coincide, and
  * the surface is a closed 2-manifold away from the box by position as well as by edge id.
- * The clamp only moves vertices within 2^-20 of a node (by less than that): pictures do
- * not change.
+ * The clamp only moves vertices within 2^-20 of a node (by less than that). In pictures
+ * it shows only where two sheets used to coincide (the two sides of a layer of nodes equal
+ * to the level): the sheet facing the viewer is now in front where depth resolves 2^-20
+ * of a cell, instead of whichever the drawing order favoured.
  *
  * q is classified on demand, in blocks of node rows (those of one unit of work, below), by
  * the first thread that needs the block (a compare-and-swap claims it; the others wait for

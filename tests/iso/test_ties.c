@@ -61,12 +61,12 @@ static size_t uf_find(size_t *up, size_t x)
 
 typedef struct tiecheck {
     size_t polys, positions, edge_ids;
-    size_t off_edge;   /* vertices not strictly inside their edge (by PV_ISO_T_MIN) */
-    size_t split_edge; /* edge ids with more than one position */
-    size_t collapsed;  /* polygons with a repeated point */
-    size_t bad_sides;  /* sides not in exactly two polygons, opposite */
+    size_t off_edge;    /* vertices not strictly inside their edge (by PV_ISO_T_MIN) */
+    size_t split_edge;  /* edge ids with more than one position */
+    size_t collapsed;   /* polygons with a repeated point */
+    size_t bad_sides;   /* sides not in exactly two polygons, opposite */
     size_t multi_sides; /* sides in three polygons or more */
-    size_t pinched;    /* points whose polygons are not one fan */
+    size_t pinched;     /* points whose polygons are not one fan */
     int64_t euler, pieces;
 } tiecheck;
 
@@ -92,7 +92,8 @@ static tiecheck tie_check(const pv_iso_poly *p, size_t n, int level, int64_t nx,
             /* on its edge, strictly inside */
             uint64_t node = p[i].edge[s] / 3;
             int axis = (int)(p[i].edge[s] % 3);
-            int64_t c[3] = {(int64_t)(node % (uint64_t)nx), (int64_t)(node / (uint64_t)nx % (uint64_t)ny),
+            int64_t c[3] = {(int64_t)(node % (uint64_t)nx),
+                            (int64_t)(node / (uint64_t)nx % (uint64_t)ny),
                             (int64_t)(node / (uint64_t)nx / (uint64_t)ny)};
             for (int a = 0; a < 3; a++) {
                 double d = p[i].v[s][a] - (double)c[a];
@@ -205,8 +206,8 @@ static void print_check(const char *what, double level, bool mixed, const tieche
             "%s level %g %s: %zu polygons, %zu positions / %zu edge ids, off-edge %zu, "
             "split %zu, collapsed %zu, bad sides %zu, pinched %zu, Euler %lld, %lld pieces\n",
             what, level, mixed ? "mixed" : "triangles", r->polys, r->positions, r->edge_ids,
-            r->off_edge, r->split_edge, r->collapsed, r->bad_sides, r->pinched,
-            (long long)r->euler, (long long)r->pieces);
+            r->off_edge, r->split_edge, r->collapsed, r->bad_sides, r->pinched, (long long)r->euler,
+            (long long)r->pieces);
 }
 
 /* ---- fields --------------------------------------------------------------------------- */
@@ -226,7 +227,8 @@ static tfield random012(int64_t nx, int64_t ny, int64_t nz, uint64_t seed, float
                 *tf_at(&t, i, j, k) =
                     on_box(&t, i, j, k)
                         ? pad
-                        : (float)(int)(3.0 * hash01(seed * 1000003u + (uint64_t)((k * ny + j) * nx + i)));
+                        : (float)(int)(3.0 *
+                                       hash01(seed * 1000003u + (uint64_t)((k * ny + j) * nx + i)));
     return t;
 }
 
@@ -279,7 +281,8 @@ static int check_field(const char *what, tfield *t, const double *lv, int nl)
             if (r.polys) nonempty++;
             bool ok = closed_manifold(&r);
             PV_CHECK(ok);
-            if (!ok || (m == 0 && strcmp(what, "ties.gp") == 0)) print_check(what, lv[l], m == 1, &r);
+            if (!ok || (m == 0 && strcmp(what, "ties.gp") == 0))
+                print_check(what, lv[l], m == 1, &r);
         }
         pv_clear(&one);
         pv_clear(&want);
@@ -289,7 +292,8 @@ static int check_field(const char *what, tfield *t, const double *lv, int nl)
 
 static void random_fields(void)
 {
-    static const int64_t size[][3] = {{4, 4, 4}, {5, 6, 7}, {12, 12, 12}, {17, 13, 9}, {24, 20, 22}};
+    static const int64_t size[][3] = {
+        {4, 4, 4}, {5, 6, 7}, {12, 12, 12}, {17, 13, 9}, {24, 20, 22}};
     const double lv[4] = {0.5, 1.0, 1.5, 2.0};
     int nonempty = 0;
     for (size_t s = 0; s < sizeof size / sizeof size[0]; s++)
@@ -298,9 +302,8 @@ static void random_fields(void)
             float pad = seed % 2 ? 0.0f : 2.0f;
             tfield t = random012(size[s][0], size[s][1], size[s][2], seed, pad);
             char what[64];
-            snprintf(what, sizeof what, "random %lldx%lldx%lld seed %llu pad %g",
-                     (long long)t.nx, (long long)t.ny, (long long)t.nz,
-                     (unsigned long long)seed, (double)pad);
+            snprintf(what, sizeof what, "random %lldx%lldx%lld seed %llu pad %g", (long long)t.nx,
+                     (long long)t.ny, (long long)t.nz, (unsigned long long)seed, (double)pad);
             /* all levels at once, and each alone */
             nonempty += check_field(what, &t, lv, 4);
             for (int l = 0; l < 4; l++) check_field(what, &t, &lv[l], 1);
