@@ -19,9 +19,23 @@
  * loops); only active cells are visited, by 8-byte words of activity (a row with none is
  * skipped). An active cell emits,
  * for each crossing level in caller-index order, the polygons of its case. A vertex lies on
- * the edge from its lower node a to the upper node b: t = (L - v_a) / (v_b - v_a) and
- * point = a + t (b - a) in double, so every cell sharing the edge (and every slab split)
- * computes the same bits, and its id is the grid edge's.
+ * the edge from its lower node a to the upper node b: t = (L - v_a) / (v_b - v_a), kept
+ * strictly inside the edge (cut_at), and point = a + t (b - a) in double, so every cell
+ * sharing the edge (and every slab split) computes the same bits, and its id is the grid
+ * edge's.
+ *
+ * Ties: a node equal to the level is not inside (the strict compare), i.e. it counts as
+ * an infinitesimal step above the level, for the case and for the crossing alike. An edge
+ * from such a node to one below is crossed, and the exact formula puts the vertex ON the
+ * node (t = 0 or 1), where the vertices of the node's other crossed edges land too: sheets
+ * meeting at one point, and polygons collapsing once coincident points are merged. So t
+ * is clamped to [PV_ISO_T_MIN, 1 - PV_ISO_T_MIN] (2^-20 of a cell, iso.h): every vertex
+ * lies strictly inside its own edge, vertices of different grid edges never coincide, and
+ * the surface is a closed 2-manifold away from the box by position as well as by edge id.
+ * The clamp only moves vertices within 2^-20 of a node (by less than that). In pictures
+ * it shows only where two sheets used to coincide (the two sides of a layer of nodes equal
+ * to the level): the sheet facing the viewer is now in front where depth resolves 2^-20
+ * of a cell, instead of whichever the drawing order favoured.
  *
  * q is classified on demand, in blocks of node rows (those of one unit of work, below), by
  * the first thread that needs the block (a compare-and-swap claims it; the others wait for
@@ -504,6 +518,19 @@ static inline void put_head(pv_iso_poly *y, uint8_t nv, uint16_t level, uint64_t
     y->item = item;
 }
 
+/* Where level L cuts the edge from node a (value va) to node b (vb), crossed by the case
+ * (one end below L, the other not), as a fraction of the edge from a: strictly inside the
+ * edge (see the header: ties), a function of (L, va, vb) alone. An undefined quotient
+ * (infinite values at both ends, or an infinite end and level) puts it in the middle. */
+static inline double cut_at(double L, double va, double vb)
+{
+    double t = (L - va) / (vb - va);
+    if (t != t) return 0.5;
+    if (t < PV_ISO_T_MIN) return PV_ISO_T_MIN;
+    if (t > 1.0 - PV_ISO_T_MIN) return 1.0 - PV_ISO_T_MIN;
+    return t;
+}
+
 /* The polygons of sorted level l (caller index o) in the cell at node index `cell`. */
 static bool cell_level(tctx *c, uint64_t cell, const int64_t ijk[3], const unsigned q[8],
                        const float v[8], unsigned l, int o)
@@ -521,7 +548,7 @@ static bool cell_level(tctx *c, uint64_t cell, const int64_t ijk[3], const unsig
         int e = __builtin_ctz(m);
         const edgeinfo *E = &jb->edge[e];
         double va = (double)v[E->a], vb = (double)v[E->b];
-        double t = (L - va) / (vb - va);
+        double t = cut_at(L, va, vb);
         for (int a = 0; a < 3; a++) pos[e][a] = (double)(ijk[a] + E->off[a]);
         pos[e][E->axis] += t;
         id[e] = (cell + (uint64_t)jb->cornoff[E->a]) * 3u + (uint64_t)E->axis;

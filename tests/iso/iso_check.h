@@ -160,8 +160,16 @@ static inline int hash_cb(void *ud, const pv_iso_poly *p, size_t n)
 
 /* ---- reference extraction ---------------------------------------------------------------- */
 
+/* iso.h: t kept strictly inside the edge; undefined (infinite values): the middle */
+static inline double ref_edge_t(double t)
+{
+    if (t != t) return 0.5;
+    return t < PV_ISO_T_MIN ? PV_ISO_T_MIN : t > 1.0 - PV_ISO_T_MIN ? 1.0 - PV_ISO_T_MIN : t;
+}
+
 /* Cell by cell (k, j, i), levels in caller order, polygons per iso.h: the case from
- * value < level, skipped if a corner is NaN; mixed keeps 4-vertex loops as quads. */
+ * value < level, skipped if a corner is NaN, vertices strictly inside their edges (ties);
+ * mixed keeps 4-vertex loops as quads. */
 static inline void reference(const tfield *t, int64_t k0, int64_t k1, const double *lv, int nl,
                              bool mixed, pv_iso_emit_fn emit, void *ud)
 {
@@ -194,7 +202,7 @@ static inline void reference(const tfield *t, int64_t k0, int64_t k1, const doub
                     uint64_t id[12];
                     for (int e = 0; e < 12; e++) {
                         double va = (double)v[ea[e]], vb = (double)v[eb[e]];
-                        double tt = (lv[o] - va) / (vb - va);
+                        double tt = ref_edge_t((lv[o] - va) / (vb - va));
                         int64_t n[3] = {i + off[ea[e]][0], j + off[ea[e]][1], k + off[ea[e]][2]};
                         for (int a = 0; a < 3; a++) pos[e][a] = (double)n[a];
                         pos[e][eax[e]] += tt;
