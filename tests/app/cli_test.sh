@@ -328,7 +328,7 @@ mpi_start_mpi)
     [ -s s.h5 ] || fail "the singleton wrote no checkpoint"
     # the settings are gone once MPI has started: a command the script runs sees none,
     # and a setting of the user's is kept as it was
-    OMPI_MCA_btl=self,vader run "$PVOX" -e 'set print "-"; print system("env | grep -E \"^OMPI_MCA_(ess_singleton_isolated|pml|btl)=\" | sort")'
+    OMPI_MCA_btl=self,vader run "$PVOX" -e 'set print "-"; print system("env | grep -E \"^OMPI_MCA_(ess_singleton_isolated|orte_tmpdir_base|pml|btl)=\" | sort")'
     expect_rc 0
     expect_out "OMPI_MCA_btl=self,vader"
     PVOX_MPI_TUNE=0 run "$PVOX" -vv -e 'print 1'
