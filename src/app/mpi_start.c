@@ -251,9 +251,19 @@ static bool private_session_dir(void)
     return true;
 }
 
+/* What Open MPI's singleton start puts in the environment (the components it chose):
+ * removed after MPI_Init unless they were set before, for the same reason as ours: an
+ * mpiexec that a script runs would inherit ess=singleton and start no ranks. */
+static const char *const singleton_pushed[] = {"OMPI_MCA_ess", "OMPI_MCA_pmix"};
+static bool pushed_was_set[2];
+static bool started_singleton;
+
 pv_mpi_tuning pv_mpi_tune_env(void)
 {
     bool singleton = is_singleton();
+    started_singleton = singleton;
+    for (int i = 0; i < 2; i++)
+        pushed_was_set[i] = getenv(singleton_pushed[i]) != NULL;
     bool private_dir = singleton && private_session_dir();
     const char *off = env("PVOX_MPI_TUNE");
     if (off && strcmp(off, "0") == 0)
@@ -278,6 +288,9 @@ void pv_mpi_untune_env(void)
     for (int i = 0; i < nset; i++)
         unsetenv(set_names[i]);
     nset = 0;
+    for (int i = 0; i < 2 && started_singleton; i++)
+        if (!pushed_was_set[i])
+            unsetenv(singleton_pushed[i]);
 }
 
 const char *pv_mpi_session_dir(void)
