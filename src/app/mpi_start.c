@@ -10,7 +10,7 @@
  * MPI_Init then fails with "A call to mkdir was unable to create the desired directory"
  * and ORTE_ERROR_LOG session_dir.c lines 107 and 346. Job arrays and test suites start
  * and end many one-process jobs on a node, so they hit it. A singleton (no launcher)
- * therefore gets a directory of its own, $TMPDIR/pvox-mpi.XXXXXX (mkdtemp), as Open
+ * therefore gets a directory of its own, $TMPDIR/pvox-mpi.<host>.XXXXXX (mkdtemp), as Open
  * MPI's orte_tmpdir_base: nothing else makes or removes anything in it. pvox removes it
  * when it exits (atexit, also after a failed MPI_Init). It holds a lock (flock) on the
  * directory while it runs, so a later singleton removes what a killed one left behind:
@@ -57,7 +57,9 @@
 #define PV_ORTE_SESSION_DIRS 0
 #endif
 
-/* Name of the private directories: prefix + mkdtemp's six characters. */
+/* Name of the private directories: pvox-mpi.<host>.XXXXXX (mkdtemp's six characters).
+ * The host name keeps a sweep on one node away from another node's directories when
+ * TMPDIR is a shared file system whose locks are local to each node. */
 #define PRIVATE_PREFIX "pvox-mpi."
 #define PRIVATE_SUFFIX_LEN 6
 
@@ -157,17 +159,27 @@ static void remove_at(int dirfd, const char *name, int depth)
     unlinkat(dirfd, name, AT_REMOVEDIR);
 }
 
-static bool is_private_name(const char *name)
+/* "pvox-mpi.<host>." for this node: the short host name, at most 32 characters. */
+static void private_prefix(char *buf, size_t size)
 {
-    size_t n = strlen(PRIVATE_PREFIX);
-    return strncmp(name, PRIVATE_PREFIX, n) == 0 && strlen(name) == n + PRIVATE_SUFFIX_LEN;
+    char host[256] = "";
+    if (gethostname(host, sizeof host - 1) != 0 || !host[0])
+        strcpy(host, "localhost");
+    host[strcspn(host, "./")] = '\0';
+    snprintf(buf, size, PRIVATE_PREFIX "%.32s.", host);
+}
+
+static bool is_private_name(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return strncmp(name, prefix, n) == 0 && strlen(name) == n + PRIVATE_SUFFIX_LEN;
 }
 
 /* Remove the private directories in BASE that no live process holds: left by a pvox that
  * was killed (SIGKILL, or a signal that ends it at once). A directory is taken only when
  * its lock can be had, i.e. its maker is gone; where locks do not work (some network
  * file systems) nothing is removed. */
-static void reap_stale(const char *base)
+static void reap_stale(const char *base, const char *prefix)
 {
     int basefd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     DIR *d = basefd >= 0 ? fdopendir(basefd) : NULL;
@@ -177,7 +189,7 @@ static void reap_stale(const char *base)
     }
     const struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (!is_private_name(e->d_name))
+        if (!is_private_name(e->d_name, prefix))
             continue;
         struct stat sb;
         if (fstatat(basefd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(sb.st_mode) ||
@@ -201,11 +213,10 @@ static void session_remove_at_exit(void)
 /* Make the private directory under BASE and take its lock. A stale-directory sweep of
  * another pvox may take a directory between mkdtemp and flock (it is not locked yet):
  * then it is gone or going, and a new one is made. */
-static bool make_private_dir(const char *base)
+static bool make_private_dir(const char *base, const char *prefix)
 {
     for (int attempt = 0; attempt < 8; attempt++) {
-        int n = snprintf(session_path, sizeof session_path, "%s/" PRIVATE_PREFIX "XXXXXX",
-                         base);
+        int n = snprintf(session_path, sizeof session_path, "%s/%sXXXXXX", base, prefix);
         if (n < 0 || (size_t)n >= sizeof session_path || !mkdtemp(session_path))
             return false;
         int fd = open(session_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -243,8 +254,10 @@ static bool private_session_dir(void)
     char abs[PATH_MAX];
     if (base[0] != '/' && realpath(base, abs)) /* the script may change directory (cd) */
         base = abs;
-    reap_stale(base);
-    if (!make_private_dir(base))
+    char prefix[64];
+    private_prefix(prefix, sizeof prefix);
+    reap_stale(base, prefix);
+    if (!make_private_dir(base, prefix))
         return false; /* Open MPI's own default, as before */
     set_default("OMPI_MCA_orte_tmpdir_base", session_path);
     atexit(session_remove_at_exit);

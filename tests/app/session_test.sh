@@ -148,22 +148,30 @@ check_empty "error exits"
 
 # 4. A killed run (SIGKILL: no exit handler runs) leaves its directory behind; the next
 # singleton removes it, because no live process holds its lock. A directory whose lock is
-# held (here by this shell, as a live pvox holds its own) is left alone.
+# held (here by this shell, as a live pvox holds its own) is left alone, and so is one
+# named for another host (TMPDIR may be shared between nodes).
+host=$(hostname)
+host=${host%%.*}
+host=${host:0:32}
 timeout 300 "$PVOX" -e 'system("kill -KILL $PPID")' >/dev/null 2>&1 </dev/null
-left=$(cd "$TMPDIR" && ls -d pvox-mpi.* 2>/dev/null)
-[ -n "$left" ] || fail "a killed singleton left no session directory (is it made?)"
-mkdir "$TMPDIR/pvox-mpi.heldXX"
-exec 9<"$TMPDIR/pvox-mpi.heldXX"
+left=$(cd "$TMPDIR" && ls -d "pvox-mpi.$host".* 2>/dev/null)
+[ -n "$left" ] || fail "a killed singleton left no session directory pvox-mpi.$host.* (is it made?)"
+held=$TMPDIR/pvox-mpi.$host.heldXX
+other=$TMPDIR/pvox-mpi.other-host.abcdef
+mkdir "$held" "$other"
+exec 9<"$held"
 flock -x 9
 timeout 300 "$PVOX" -e "set print '-'; print 'after kill'" >"$work/out/k.out" 2>"$work/out/k.err" \
     </dev/null
 echo $? >"$work/out/k.rc"
 check k "after kill"
-[ -d "$TMPDIR/pvox-mpi.heldXX" ] || fail "a session directory whose lock is held was removed"
+[ -d "$held" ] || fail "a session directory whose lock is held was removed"
+[ -d "$other" ] || fail "another host's session directory was removed"
 for d in $left; do
     [ ! -e "$TMPDIR/$d" ] || fail "the killed singleton's directory $d was not removed"
 done
 exec 9<&-
+rmdir "$other"
 timeout 300 "$PVOX" -e 'print 1' >/dev/null 2>&1 </dev/null
 check_empty "after a killed run"
 
