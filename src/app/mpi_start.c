@@ -113,12 +113,11 @@ static bool all_ranks_local(void)
 static bool user_chose_session_dir(void)
 {
     static const char *const names[] = {
-        "OMPI_MCA_orte_tmpdir_base",       "OMPI_MCA_orte_local_tmpdir_base",
+        "OMPI_MCA_orte_tmpdir_base",        "OMPI_MCA_orte_local_tmpdir_base",
         "OMPI_MCA_orte_remote_tmpdir_base", "OMPI_MCA_orte_top_session_dir",
         "OMPI_MCA_orte_jobfam_session_dir", "OMPI_MCA_orte_create_session_dirs"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (env(names[i]))
-            return true;
+        if (env(names[i])) return true;
     return false;
 }
 
@@ -127,8 +126,7 @@ static const char *tmp_base(void)
 {
     static const char *const names[] = {"TMPDIR", "TEMP", "TMP"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (env(names[i]))
-            return env(names[i]);
+        if (env(names[i])) return env(names[i]);
     return "/tmp";
 }
 
@@ -138,14 +136,12 @@ static const char *tmp_base(void)
 static void remove_at(int dirfd, const char *name, int depth)
 {
     struct stat sb;
-    if (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0)
-        return;
+    if (fstatat(dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) != 0) return;
     if (!S_ISDIR(sb.st_mode)) {
         unlinkat(dirfd, name, 0);
         return;
     }
-    int fd = depth < 64 ? openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                        : -1;
+    int fd = depth < 64 ? openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     if (d) {
         const struct dirent *e;
@@ -163,8 +159,7 @@ static void remove_at(int dirfd, const char *name, int depth)
 static void private_prefix(char *buf, size_t size)
 {
     char host[256] = "";
-    if (gethostname(host, sizeof host - 1) != 0 || !host[0])
-        strcpy(host, "localhost");
+    if (gethostname(host, sizeof host - 1) != 0 || !host[0]) strcpy(host, "localhost");
     host[strcspn(host, "./")] = '\0';
     snprintf(buf, size, PRIVATE_PREFIX "%.32s.", host);
 }
@@ -189,26 +184,20 @@ static void reap_stale(const char *base, const char *prefix)
     }
     const struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (!is_private_name(e->d_name, prefix))
-            continue;
+        if (!is_private_name(e->d_name, prefix)) continue;
         struct stat sb;
         if (fstatat(basefd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(sb.st_mode) ||
             sb.st_uid != geteuid())
             continue;
         int fd = openat(basefd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-            remove_at(basefd, e->d_name, 0);
+        if (fd < 0) continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) remove_at(basefd, e->d_name, 0);
         close(fd); /* releases the lock */
     }
     closedir(d);
 }
 
-static void session_remove_at_exit(void)
-{
-    pv_mpi_session_remove();
-}
+static void session_remove_at_exit(void) { pv_mpi_session_remove(); }
 
 /* Make the private directory under BASE and take its lock. A stale-directory sweep of
  * another pvox may take a directory between mkdtemp and flock (it is not locked yet):
@@ -217,8 +206,7 @@ static bool make_private_dir(const char *base, const char *prefix)
 {
     for (int attempt = 0; attempt < 8; attempt++) {
         int n = snprintf(session_path, sizeof session_path, "%s/%sXXXXXX", base, prefix);
-        if (n < 0 || (size_t)n >= sizeof session_path || !mkdtemp(session_path))
-            return false;
+        if (n < 0 || (size_t)n >= sizeof session_path || !mkdtemp(session_path)) return false;
         int fd = open(session_path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
             if (errno == ENOENT) /* swept already */
@@ -248,8 +236,7 @@ static bool make_private_dir(const char *base, const char *prefix)
 /* A session directory of this process's own, named to Open MPI as orte_tmpdir_base. */
 static bool private_session_dir(void)
 {
-    if (!PV_ORTE_SESSION_DIRS || user_chose_session_dir())
-        return false;
+    if (!PV_ORTE_SESSION_DIRS || user_chose_session_dir()) return false;
     const char *base = tmp_base();
     char abs[PATH_MAX];
     if (base[0] != '/' && realpath(base, abs)) /* the script may change directory (cd) */
@@ -257,8 +244,7 @@ static bool private_session_dir(void)
     char prefix[64];
     private_prefix(prefix, sizeof prefix);
     reap_stale(base, prefix);
-    if (!make_private_dir(base, prefix))
-        return false; /* Open MPI's own default, as before */
+    if (!make_private_dir(base, prefix)) return false; /* Open MPI's own default, as before */
     set_default("OMPI_MCA_orte_tmpdir_base", session_path);
     atexit(session_remove_at_exit);
     return true;
@@ -275,8 +261,7 @@ pv_mpi_tuning pv_mpi_tune_env(void)
 {
     bool singleton = is_singleton();
     started_singleton = singleton;
-    for (int i = 0; i < 2; i++)
-        pushed_was_set[i] = getenv(singleton_pushed[i]) != NULL;
+    for (int i = 0; i < 2; i++) pushed_was_set[i] = getenv(singleton_pushed[i]) != NULL;
     bool private_dir = singleton && private_session_dir();
     const char *off = env("PVOX_MPI_TUNE");
     if (off && strcmp(off, "0") == 0)
@@ -285,8 +270,7 @@ pv_mpi_tuning pv_mpi_tune_env(void)
         set_default("OMPI_MCA_pml", "ob1");
         set_default("OMPI_MCA_btl", "self");
         /* no daemon: safe only in a session directory no other singleton uses */
-        if (private_dir)
-            set_default("OMPI_MCA_ess_singleton_isolated", "1");
+        if (private_dir) set_default("OMPI_MCA_ess_singleton_isolated", "1");
         return PV_MPI_TUNE_SINGLETON;
     }
     if (all_ranks_local()) {
@@ -302,22 +286,16 @@ void pv_mpi_untune_env(void)
         unsetenv(set_names[i]);
     nset = 0;
     for (int i = 0; i < 2 && started_singleton; i++)
-        if (!pushed_was_set[i])
-            unsetenv(singleton_pushed[i]);
+        if (!pushed_was_set[i]) unsetenv(singleton_pushed[i]);
 }
 
-const char *pv_mpi_session_dir(void)
-{
-    return session_owner ? session_path : NULL;
-}
+const char *pv_mpi_session_dir(void) { return session_owner ? session_path : NULL; }
 
 void pv_mpi_session_remove(void)
 {
-    if (!session_owner || session_owner != getpid())
-        return;
+    if (!session_owner || session_owner != getpid()) return;
     remove_at(AT_FDCWD, session_path, 0);
-    if (session_fd >= 0)
-        close(session_fd);
+    if (session_fd >= 0) close(session_fd);
     session_fd = -1;
     session_owner = 0;
 }
