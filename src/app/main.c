@@ -89,6 +89,8 @@ static int run(const pv_cli *cli, int mpi_thread_level, pv_mpi_tuning tuning)
     pv_log(ctx, PV_LOG_DEBUG, "app", "pvox %s on %d ranks x %d threads", PV_VERSION_STRING,
            ctx->nranks, ctx->nthreads);
     pv_log(ctx, PV_LOG_DEBUG, "app", "MPI start-up settings: %s", pv_mpi_tuning_name(tuning));
+    if (pv_mpi_session_dir())
+        pv_log(ctx, PV_LOG_DEBUG, "app", "MPI session directory: %s", pv_mpi_session_dir());
 
     pv_interp *I = NULL;
     pv_status st = check_outdir(ctx);
@@ -157,5 +159,6 @@ int main(int argc, char **argv)
     fflush(stdout);
     fflush(stderr);
     MPI_Finalize();
+    pv_mpi_session_remove(); /* the singleton's own session directory (mpi_start.h) */
     return rc;
 }

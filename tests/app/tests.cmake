@@ -33,3 +33,20 @@ foreach(c ${pv_plan_cases})
   set_tests_properties(app.plan.${c} PROPERTIES LABELS "${labels}" PROCESSORS ${procs}
     TIMEOUT 300 SKIP_RETURN_CODE 77 ENVIRONMENT "${PV_MPI_ENV}")
 endforeach()
+
+# Open MPI session directories (tests/app/session_test.sh): 3 rounds of 60 singletons
+# started at once beside 2-rank mpiexec jobs, none failing, nothing left behind; killed
+# runs' directories removed by the next. widen_mkdir.c, preloaded into the singletons,
+# makes a shared session directory fail the test every time (not with the sanitizers,
+# whose runtime must come first).
+add_library(pv_test_widen_mkdir MODULE ${CMAKE_SOURCE_DIR}/tests/app/widen_mkdir.c)
+target_link_libraries(pv_test_widen_mkdir PRIVATE ${CMAKE_DL_LIBS})
+set(pv_widen_so $<TARGET_FILE:pv_test_widen_mkdir>)
+if(PV_SANITIZE)
+  set(pv_widen_so "")
+endif()
+add_test(NAME app.session_dirs_mpi
+  COMMAND bash ${CMAKE_SOURCE_DIR}/tests/app/session_test.sh $<TARGET_FILE:pvox>
+          ${MPIEXEC_EXECUTABLE} ${pv_widen_so})
+set_tests_properties(app.session_dirs_mpi PROPERTIES LABELS "app;mpi" PROCESSORS 2
+  TIMEOUT 900 SKIP_RETURN_CODE 77 ENVIRONMENT "${PV_MPI_ENV}")
