@@ -135,7 +135,15 @@ pv_mesh_writer *pv_mesh_open(pv_ctx *ctx, const char *path, const pv_mesh_geom *
     } else if (st == PV_OK && fmt == PV_MESH_PVTP) {
         /* the index first: a refused index is reported by its own name */
         if (ctx->rank == 0) st = add_commit(ctx, w, 1, strdup(path), &stream);
-        if (st == PV_OK) st = add_commit(ctx, w, 0, pv_mesh_piece_path(path, ctx->rank), &stream);
+        /* the pieces go beside the file the index replaces (a link's target), named after
+         * it, so the index's relative names hold; every rank finds that name alike */
+        char *base = NULL;
+        const char *why = NULL;
+        if (pv_io_output_target(path, false, &base, &why) != PV_IO_REPLACE) base = NULL;
+        if (st == PV_OK)
+            st = add_commit(ctx, w, 0, pv_mesh_piece_path(base ? base : path, ctx->rank),
+                            &stream);
+        free(base);
     }
     if (pv_status_agree(ctx, st) != PV_OK) {
         if (w && w->out) {

@@ -48,7 +48,8 @@ static const char *byte_order(void)
 char *pv_mesh_piece_path(const char *path, int rank)
 {
     size_t n = strlen(path);
-    int keep = n >= 5 ? (int)(n - 5) : (int)n; /* drop ".pvtp" */
+    /* drop ".pvtp" (a link's target may be named otherwise: then nothing is dropped) */
+    int keep = pv_mesh_format_of(path) == PV_MESH_PVTP ? (int)(n - 5) : (int)n;
     return pv_asprintf("%.*s_%d.vtp", keep, path, rank);
 }
 
@@ -189,7 +190,7 @@ static pv_status write_index(pv_ctx *ctx, const pv_mesh_writer *w)
             byte_order());
     bool ok = true;
     for (int r = 0; r < ctx->nranks && ok; r++) {
-        char *piece = pv_mesh_piece_path(w->path, r);
+        char *piece = pv_mesh_piece_path(w->commit[1], r); /* beside the index */
         if (!piece) {
             ok = false;
             break;

@@ -136,6 +136,8 @@ targets() {
                 [ "$(kind real/f)" = regularfile ] || fail "$what: the target is a $(kind real/f)"
                 ! cmp -s real/f <(echo old) || fail "$what: the target was not replaced"
                 [ "$(readlink "$name")" = real/f ] || fail "$what: the link changed"
+                # a .pvtp's pieces go beside the index the link reaches (its relative names)
+                [ $writer != pvtp ] || [ -s real/f_0.vtp ] || fail "$what: no real/f_0.vtp"
                 ;;
             dangling)
                 [ $RC = 0 ] || fail "$what: exit $RC, expected 0"
