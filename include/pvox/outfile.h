@@ -42,8 +42,7 @@ typedef enum pv_io_target {
  * name a dangling link points to). *why is static text for PV_IO_REFUSED: "is a
  * directory", PV_IO_NOT_REGULAR, "not a regular file, a character device or a FIFO", or
  * the strerror of a failed look-up (then errno is that error). */
-pv_io_target pv_io_output_target(const char *path, bool stream_ok, char **target,
-                                 const char **why);
+pv_io_target pv_io_output_target(const char *path, bool stream_ok, char **target, const char **why);
 /* The refusal of a writer that needs a regular file (compare pointers or strings). */
 #define PV_IO_NOT_REGULAR "not a regular file"
 

@@ -109,8 +109,7 @@ static char *follow(const char *path, struct stat *st, bool *missing)
     return NULL;
 }
 
-pv_io_target pv_io_output_target(const char *path, bool stream_ok, char **target,
-                                 const char **why)
+pv_io_target pv_io_output_target(const char *path, bool stream_ok, char **target, const char **why)
 {
     *target = NULL;
     *why = NULL;

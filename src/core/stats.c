@@ -324,8 +324,7 @@ static uint64_t peak_rss(void)
 
 /* Rank 0 after the last batch: finish the file and rename it over the file it replaces
  * (`target`: the path, or the file a link reaches). */
-static pv_status finish(pv_ctx *ctx, FILE *f, const char *path, const char *tmp,
-                        const char *target)
+static pv_status finish(pv_ctx *ctx, FILE *f, const char *path, const char *tmp, const char *target)
 {
     int e = 0;
     if (fflush(f) != 0 || ferror(f)) e = errno ? errno : EIO;

@@ -61,8 +61,8 @@ pv_status pv_out_line(pv_interp *I, pv_out *o, const char *line)
 static int close_file(pv_out *o)
 {
     int err = o->werr;
-    if (o->fp) err = pv_io_out_close(&o->io, err); /* a command's status is not looked at,
-                                                       as in gnuplot */
+    /* a command's exit status is not looked at, as in gnuplot */
+    if (o->fp) err = pv_io_out_close(&o->io, err);
     o->fp = NULL;
     return err;
 }
@@ -104,8 +104,8 @@ pv_status pv_out_check(pv_interp *I)
     for (int k = 0; k < 2 && st == PV_OK; k++) {
         int err = flush_file(outs[k]);
         if (err)
-            st = pv_err(I->ctx, PV_EIO, "cannot write '%s': %s", outs[k]->name,
-                        pv_io_strerror(err));
+            st =
+                pv_err(I->ctx, PV_EIO, "cannot write '%s': %s", outs[k]->name, pv_io_strerror(err));
     }
     st = pv_status_agree(I->ctx, st);
     if (st != PV_OK) { /* the failed file is not published; later prints go nowhere */
@@ -136,11 +136,10 @@ pv_status pv_out_open(pv_interp *I, pv_out *o, pv_out_kind kind, const char *nam
         if (name[0] == '|' && !is_pipe && !path) {
             st = pv_err(I->ctx, PV_ENOMEM, "out of memory");
         } else if (!pv_io_out_open(&o->io, path ? path : name, append ? "a" : "w")) {
-            st = is_pipe ? pv_source_error(I->ctx, PV_EIO, c->tl->src, off,
-                                           "cannot run '%s': %s", name + 1,
-                                           errno ? strerror(errno) : o->io.why)
-                         : pv_source_error(I->ctx, PV_EIO, c->tl->src, off,
-                                           "cannot open '%s': %s", name, o->io.why);
+            st = is_pipe ? pv_source_error(I->ctx, PV_EIO, c->tl->src, off, "cannot run '%s': %s",
+                                           name + 1, errno ? strerror(errno) : o->io.why)
+                         : pv_source_error(I->ctx, PV_EIO, c->tl->src, off, "cannot open '%s': %s",
+                                           name, o->io.why);
         }
         o->fp = o->io.f;
         free(path);

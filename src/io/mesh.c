@@ -141,8 +141,7 @@ pv_mesh_writer *pv_mesh_open(pv_ctx *ctx, const char *path, const pv_mesh_geom *
         const char *why = NULL;
         if (pv_io_output_target(path, false, &base, &why) != PV_IO_REPLACE) base = NULL;
         if (st == PV_OK)
-            st = add_commit(ctx, w, 0, pv_mesh_piece_path(base ? base : path, ctx->rank),
-                            &stream);
+            st = add_commit(ctx, w, 0, pv_mesh_piece_path(base ? base : path, ctx->rank), &stream);
         free(base);
     }
     if (pv_status_agree(ctx, st) != PV_OK) {
@@ -252,8 +251,8 @@ static pv_status add_text(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *
             if (now) {
                 emit_bytes(ctx, w, buf, len, carry, &ncarry, sizeof carry);
             } else if (fwrite(buf, 1, len, w->spool) != len) {
-                return fail(w,
-                            pv_err(ctx, PV_EIO, "cannot write a spool file: %s", pv_io_strerror(errno)));
+                return fail(
+                    w, pv_err(ctx, PV_EIO, "cannot write a spool file: %s", pv_io_strerror(errno)));
             } else {
                 w->spooled += len;
             }

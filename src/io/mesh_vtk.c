@@ -204,7 +204,8 @@ static pv_status write_index(pv_ctx *ctx, const pv_mesh_writer *w)
     fputs("  </PPolyData>\n</VTKFile>\n", f);
     ok = !ferror(f) && ok;
     if (fclose(f) != 0) ok = false;
-    if (!ok) return pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->commit[1], pv_io_strerror(errno));
+    if (!ok)
+        return pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->commit[1], pv_io_strerror(errno));
     return PV_OK;
 }
 

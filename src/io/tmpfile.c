@@ -37,8 +37,10 @@ bool pv_io_out_open(pv_io_out *o, const char *path, const char *mode)
     } else {
         o->target = target;
         o->tmp = pv_io_temp_name(target);
-        if (o->tmp) o->f = pv_io_fopen_new(o->tmp, mode);
-        else errno = ENOMEM;
+        if (o->tmp)
+            o->f = pv_io_fopen_new(o->tmp, mode);
+        else
+            errno = ENOMEM;
     }
     if (o->f) return true;
     int e = errno;
@@ -70,10 +72,7 @@ int pv_io_out_close(pv_io_out *o, int werr)
     return err;
 }
 
-void pv_io_out_abandon(pv_io_out *o)
-{
-    (void)pv_io_out_close(o, ECANCELED);
-}
+void pv_io_out_abandon(pv_io_out *o) { (void)pv_io_out_close(o, ECANCELED); }
 
 /* ---- writers that need a regular file ------------------------------------------------ */
 

@@ -150,9 +150,9 @@ static void test_temp_names(void)
 
 static void cleanup(void)
 {
-    static const char *const names[] = {"sub/l_up", "sub/new", "reg", "fifo", "l_rel",
-                                        "l_chain", "l_dangling", "l_fifo", "l_dir",
-                                        "loop_a", "loop_b", "l_abs", "sock"};
+    static const char *const names[] = {"sub/l_up", "sub/new",    "reg",    "fifo",  "l_rel",
+                                        "l_chain",  "l_dangling", "l_fifo", "l_dir", "loop_a",
+                                        "loop_b",   "l_abs",      "sock"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         char *p = at(names[k]);
         unlink(p);
