@@ -75,7 +75,8 @@ size_t pv_stats_count(const pv_ctx *ctx);
 /* Collective at the end of the run: agrees on the record counts (different counts on
  * different ranks give PV_EINTERNAL everywhere instead of a hang), gathers every rank's
  * frame and command records and peak memory to rank 0 in batches of bounded size, and rank 0 writes the
- * JSON to ctx->opt.stats_path atomically ("<path>.tmp", then rename). The records are
+ * JSON to ctx->opt.stats_path atomically (a temporary beside it, then rename, under the
+ * output rule of pvox/outfile.h: a device, FIFO or directory is refused). The records are
  * freed afterwards, so a second call writes a document without frames. Returns the agreed
  * status: PV_EIO with "cannot write 'x.json': <reason>" when the file cannot be written,
  * PV_ENOMEM, PV_EMPI. No-op (PV_OK, no MPI) unless ctx->opt.stats_path is set. */

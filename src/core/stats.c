@@ -6,14 +6,18 @@
  * pv_stats_write agrees on the record counts first (a mismatch is an agreed
  * PV_EINTERNAL, never a hang), gathers the ranks' peak memory, then gathers the records
  * to rank 0 in batches of at most BATCH_BYTES (so rank 0's buffer and the MPI counts stay
- * bounded however many frames and ranks there are) and rank 0 streams the JSON into
- * "<path>.tmp", renamed into place when complete (ARCH-13). Only rank 0 needs the output
- * names: every rank records the same ones (SPMD), so rank 0 uses its own.
+ * bounded however many frames and ranks there are) and rank 0 streams the JSON into a
+ * temporary beside it, renamed into place when complete (ARCH-13), under the output rule
+ * of pvox/outfile.h (a regular file or a new name; a link: the file it reaches). Only
+ * rank 0 needs the output names: every rank records the same ones (SPMD), so rank 0 uses
+ * its own.
  *
  * Parallel shape: no OpenMP; MPI only in pv_stats_write, every step agreed (ARCH-2).
  */
 #define _DEFAULT_SOURCE /* getrusage on every libc */
 #include "pvox/stats.h"
+
+#include "pvox/outfile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -318,16 +322,33 @@ static uint64_t peak_rss(void)
     return (uint64_t)ru.ru_maxrss * 1024u; /* Linux reports KiB */
 }
 
-/* Rank 0 after the last batch: finish the file and rename it into place. */
-static pv_status finish(pv_ctx *ctx, FILE *f, const char *path, const char *tmp)
+/* Rank 0 after the last batch: finish the file and rename it over the file it replaces
+ * (`target`: the path, or the file a link reaches). */
+static pv_status finish(pv_ctx *ctx, FILE *f, const char *path, const char *tmp, const char *target)
 {
     int e = 0;
     if (fflush(f) != 0 || ferror(f)) e = errno ? errno : EIO;
     if (fclose(f) != 0 && !e) e = errno ? errno : EIO;
-    if (!e && rename(tmp, path) != 0) e = errno;
+    if (!e && rename(tmp, target) != 0) e = errno;
     if (!e) return PV_OK;
     remove(tmp);
-    return pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(e));
+    return pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, pv_io_strerror(e));
+}
+
+/* Rank 0: open the temporary the output rule (pvox/outfile.h) names for `path`: a regular
+ * file or a new name only; *target is what it will replace. */
+static pv_status open_out(pv_ctx *ctx, const char *path, char **tmp, char **target, FILE **f)
+{
+    const char *why = NULL;
+    if (pv_io_output_target(path, false, target, &why) == PV_IO_REFUSED)
+        return pv_err(ctx, PV_EIO, "--stats: %s: %s%s", path, why,
+                      strcmp(why, PV_IO_NOT_REGULAR) == 0
+                          ? ": pvox writes statistics only to regular files"
+                          : "");
+    if (!(*tmp = pv_io_temp_name(*target))) return pv_err(ctx, PV_ENOMEM, "out of memory");
+    if (!(*f = pv_io_fopen_new(*tmp, "w")))
+        return pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
+    return PV_OK;
 }
 
 pv_status pv_stats_write(pv_ctx *ctx)
@@ -377,13 +398,10 @@ pv_status pv_stats_write(pv_ctx *ctx)
     rec *buf = NULL;
     cmdrec *bufc = NULL;
     FILE *f = NULL;
-    char *tmp = NULL;
+    char *tmp = NULL, *target = NULL;
     if (ctx->rank == 0 && st == PV_OK) {
-        tmp = pv_asprintf("%s.tmp", path);
-        if (!tmp) {
-            st = pv_err(ctx, PV_ENOMEM, "out of memory");
-        } else if (!(f = fopen(tmp, "w"))) {
-            st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
+        if ((st = open_out(ctx, path, &tmp, &target, &f)) != PV_OK) {
+            /* reported */
         } else if ((n > 0 && !(buf = pv_alloc(ctx, batch * per))) ||
                    (nc > 0 && !(bufc = pv_alloc(ctx, batchc * perc)))) {
             st = ctx->err_code;
@@ -395,6 +413,7 @@ pv_status pv_stats_write(pv_ctx *ctx)
             remove(tmp);
         }
         free(tmp);
+        free(target);
         free(peaks);
         pv_stats_free(ctx);
         return st;
@@ -432,7 +451,7 @@ pv_status pv_stats_write(pv_ctx *ctx)
     if (f) {
         if (st == PV_OK) {
             write_tail(f, ctx, n, peaks, &tot);
-            st = finish(ctx, f, path, tmp);
+            st = finish(ctx, f, path, tmp, target);
         } else {
             fclose(f);
             remove(tmp);
@@ -441,6 +460,7 @@ pv_status pv_stats_write(pv_ctx *ctx)
     pv_free(ctx, buf, batch * per);
     pv_free(ctx, bufc, batchc * perc);
     free(tmp);
+    free(target);
     free(peaks);
     pv_stats_free(ctx);
     return pv_status_agree(ctx, st);

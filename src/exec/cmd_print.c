@@ -44,10 +44,10 @@ pv_status pv_out_line(pv_interp *I, pv_out *o, const char *line)
         }
         return PV_OK;
     case PV_OUT_FILE:
-        if (o->fp) {
-            fputs(line, o->fp);
-            fputc('\n', o->fp);
-        }
+        /* rank 0; a failure (EFBIG past `ulimit -f`, ENOSPC) is kept and reported at the
+         * next agreement: closing the output or the end of the run (pv_out_check) */
+        if (o->fp && !o->werr && (fputs(line, o->fp) == EOF || fputc('\n', o->fp) == EOF))
+            o->werr = errno ? errno : EIO;
         return PV_OK;
     case PV_OUT_DATABLOCK:
         return pv_exec_datablock_append(I, o->name, line);
@@ -57,43 +57,94 @@ pv_status pv_out_line(pv_interp *I, pv_out *o, const char *line)
     return PV_OK;
 }
 
+/* Rank 0: close the file (renamed into place unless a write failed); 0 or the errno. */
+static int close_file(pv_out *o)
+{
+    int err = o->werr;
+    /* a command's exit status is not looked at, as in gnuplot */
+    if (o->fp) err = pv_io_out_close(&o->io, err);
+    o->fp = NULL;
+    return err;
+}
+
 void pv_out_close(pv_interp *I, pv_out *o)
 {
     (void)I;
-    if (o->fp && o->pipe) pclose(o->fp); /* gnuplot does not look at its status either */
-    else if (o->fp) fclose(o->fp);
+    (void)close_file(o);
     free(o->name);
     memset(o, 0, sizeof *o);
+}
+
+pv_status pv_out_finish(pv_interp *I, pv_out *o)
+{
+    pv_status st = PV_OK;
+    if (o->kind == PV_OUT_FILE) {
+        int err = close_file(o);
+        if (err)
+            st = pv_err(I->ctx, PV_EIO, "cannot write '%s': %s", o->name ? o->name : "",
+                        pv_io_strerror(err));
+        st = pv_status_agree(I->ctx, st);
+    }
+    pv_out_close(I, o);
+    return st;
+}
+
+/* Rank 0: flush one output and return its first write error. */
+static int flush_file(pv_out *o)
+{
+    if (o->kind == PV_OUT_FILE && o->fp && !o->werr && fflush(o->fp) != 0)
+        o->werr = errno ? errno : EIO;
+    return o->kind == PV_OUT_FILE && o->fp ? o->werr : 0;
+}
+
+pv_status pv_out_check(pv_interp *I)
+{
+    pv_status st = PV_OK;
+    pv_out *outs[2] = {&I->print_out, &I->table_out};
+    for (int k = 0; k < 2 && st == PV_OK; k++) {
+        int err = flush_file(outs[k]);
+        if (err)
+            st =
+                pv_err(I->ctx, PV_EIO, "cannot write '%s': %s", outs[k]->name, pv_io_strerror(err));
+    }
+    st = pv_status_agree(I->ctx, st);
+    if (st != PV_OK) { /* the failed file is not published; later prints go nowhere */
+        for (int k = 0; k < 2; k++)
+            if (outs[k]->werr && outs[k]->fp) {
+                pv_io_out_abandon(&outs[k]->io);
+                outs[k]->fp = NULL;
+            }
+    }
+    return st;
 }
 
 pv_status pv_out_open(pv_interp *I, pv_out *o, pv_out_kind kind, const char *name,
                       bool append, pv_cursor *c, size_t off)
 {
-    pv_out_close(I, o);
+    /* what was open is finished first: a write that failed there is this line's error */
+    pv_status st = pv_out_finish(I, o);
+    if (st != PV_OK) return pv_exec_locate(I, c, off);
     o->kind = kind;
     if (name) o->name = strdup(name);
-    pv_status st = PV_OK;
-    if (kind == PV_OUT_FILE && name && name[0] == '|' && o == &I->print_out) {
-        st = pv_exec_shell_gate(I, c->tl->src, off, "set print \"| command\"");
-        if (st == PV_OK && I->ctx->rank == 0) {
-            fflush(stdout);
-            fflush(stderr);
-            errno = 0;
-            o->fp = popen(name + 1, "w");
-            o->pipe = o->fp != NULL;
-            if (!o->fp)
-                st = pv_source_error(I->ctx, PV_EIO, c->tl->src, off, "cannot run '%s': %s",
-                                     name + 1, strerror(errno ? errno : EAGAIN));
+    bool is_pipe = kind == PV_OUT_FILE && name && name[0] == '|' && o == &I->print_out;
+    if (is_pipe) st = pv_exec_shell_gate(I, c->tl->src, off, "set print \"| command\"");
+    if (st == PV_OK && kind == PV_OUT_FILE && I->ctx->rank == 0) {
+        /* the output rule (pvox/outfile.h); a table named "| x" is a file of that name */
+        char *path = name[0] == '|' && !is_pipe ? pv_asprintf("./%s", name) : NULL;
+        fflush(stdout);
+        fflush(stderr);
+        if (name[0] == '|' && !is_pipe && !path) {
+            st = pv_err(I->ctx, PV_ENOMEM, "out of memory");
+        } else if (!pv_io_out_open(&o->io, path ? path : name, append ? "a" : "w")) {
+            st = is_pipe ? pv_source_error(I->ctx, PV_EIO, c->tl->src, off, "cannot run '%s': %s",
+                                           name + 1, errno ? strerror(errno) : o->io.why)
+                         : pv_source_error(I->ctx, PV_EIO, c->tl->src, off, "cannot open '%s': %s",
+                                           name, o->io.why);
         }
-        st = pv_status_agree(I->ctx, st);
-        if (st != PV_OK) pv_out_close(I, o);
-    } else if (kind == PV_OUT_FILE) {
-        if (I->ctx->rank == 0) {
-            o->fp = fopen(name, append ? "a" : "w");
-            if (!o->fp)
-                st = pv_source_error(I->ctx, PV_EIO, c->tl->src, off, "cannot open '%s': %s",
-                                     name, strerror(errno));
-        }
+        o->fp = o->io.f;
+        free(path);
+    }
+    if (kind == PV_OUT_FILE) {
         st = pv_status_agree(I->ctx, st);
         if (st != PV_OK) pv_out_close(I, o);
     } else if (kind == PV_OUT_DATABLOCK && !append) {
@@ -144,7 +195,7 @@ pv_status pv_cmd_print(pv_interp *I, pv_cursor *c, bool exec)
 /* printerr: like print, always to stderr */
 pv_status pv_cmd_printerr(pv_interp *I, pv_cursor *c, bool exec)
 {
-    pv_out err = {PV_OUT_STDERR, NULL, NULL, false};
+    pv_out err = {.kind = PV_OUT_STDERR};
     return print_to(I, c, exec, &err);
 }
 
@@ -258,7 +309,9 @@ pv_status pv_cmd_set_print(pv_interp *I, pv_cursor *c, bool exec)
 
 pv_status pv_cmd_unset_print(pv_interp *I, pv_cursor *c, bool exec)
 {
+    size_t off = pv_cur_offset(c);
     pv_status st = pv_exec_expect_end(c);
-    if (st == PV_OK && exec) pv_out_close(I, &I->print_out);
+    if (st == PV_OK && exec && (st = pv_out_finish(I, &I->print_out)) != PV_OK)
+        return pv_exec_locate(I, c, off);
     return st;
 }

@@ -15,6 +15,7 @@
 #include "pvox/datafile.h"
 #include "pvox/exec.h"
 #include "pvox/lang.h"
+#include "pvox/outfile.h"
 #include "pvox/settings.h"
 
 /* Control flow raised by break/continue, and by a plain `exit` inside a loaded or called
@@ -34,9 +35,11 @@ typedef enum pv_out_kind {
 
 typedef struct pv_out {
     pv_out_kind kind;
-    FILE *fp;       /* PV_OUT_FILE: the open file on rank 0 (NULL elsewhere) */
+    FILE *fp;       /* PV_OUT_FILE: the open file on rank 0 (io.f; NULL elsewhere) */
     char *name;     /* file path or "$name" */
-    bool pipe;      /* PV_OUT_FILE from `set print "| command"`: fp is popen()'s */
+    pv_io_out io;   /* PV_OUT_FILE on rank 0: the output rule's file (pvox/outfile.h): a
+                       temporary renamed over the file when closed, a stream, a command */
+    int werr;       /* rank 0: the first write error (errno), reported when agreed */
 } pv_out;
 
 /* Maximum nesting of load/call/eval/macro sources. */
@@ -270,6 +273,12 @@ pv_status pv_out_line(pv_interp *I, pv_out *o, const char *line);
 pv_status pv_out_open(pv_interp *I, pv_out *o, pv_out_kind kind, const char *name,
                       bool append, pv_cursor *c, size_t off);
 void pv_out_close(pv_interp *I, pv_out *o);
+/* Collective: close `o` (the file renamed into place unless a write failed) and agree
+ * the outcome: PV_EIO "cannot write 'f': <reason>" on every rank. */
+pv_status pv_out_finish(pv_interp *I, pv_out *o);
+/* Collective: flush rank 0's print and table files and agree on their write errors (the
+ * end of a run: a file size limit met by a print is an error, exit 3). */
+pv_status pv_out_check(pv_interp *I);
 /* Append one line to datablock `name` (creating it). */
 pv_status pv_exec_datablock_append(pv_interp *I, const char *name, const char *line);
 

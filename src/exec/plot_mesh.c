@@ -92,6 +92,8 @@ pv_status pv_plot_write_mesh(pv_interp *I, pv_cursor *c, size_t off, const pv_sc
     pv_iso_passes_close(ctx, &P);
     pv_mesh_counts cnt = {0};
     st = pv_mesh_close_counts(ctx, w, st, &cnt);
+    if (st != PV_OK) /* a write that failed (a full disk, `ulimit -f`): at the plot */
+        (void)pv_exec_locate(I, c, off);
     if (st == PV_OK)
         pv_log(ctx, PV_LOG_INFO, "table", "isosurface mesh: %llu polygons, %llu points%s%s",
                (unsigned long long)cnt.polys, (unsigned long long)cnt.points,

@@ -66,7 +66,7 @@ static pv_status first_row_cols(void *ud, pv_data_event ev, const pv_data_point 
 pv_status pv_plot_write_table(pv_interp *I, pv_cursor *c, const plot_state *ps,
                               const pv_data_spec *ds)
 {
-    table_ctx T = {I, I->table_on ? &I->table_out : NULL, {PV_OUT_STDOUT, NULL, NULL, false}, NULL, 0};
+    table_ctx T = {I, I->table_on ? &I->table_out : NULL, {.kind = PV_OUT_STDOUT}, NULL, 0};
     if (!T.out) T.out = &T.stdout_out;
     pv_status st = PV_OK;
     if (ds->kind == PV_DS_DATABLOCK && T.out->kind == PV_OUT_DATABLOCK && T.out->name &&
@@ -271,7 +271,7 @@ static pv_status write_surfaces(pv_interp *I, plot_state *ps, pv_out *out)
 /* Write the collected curves (gnuplot writes them after the whole command). */
 pv_status pv_plot_write_curves(pv_interp *I, plot_state *ps)
 {
-    pv_out so = {PV_OUT_STDOUT, NULL, NULL, false};
+    pv_out so = {.kind = PV_OUT_STDOUT};
     pv_out *out = I->table_out.kind == PV_OUT_STDERR ? &so : &I->table_out;
     if (ps->is_splot) return write_surfaces(I, ps, out);
     pv_status st = PV_OK;
@@ -355,11 +355,13 @@ pv_status pv_cmd_set_table(pv_interp *I, pv_cursor *c, bool exec)
 
 pv_status pv_cmd_unset_table(pv_interp *I, pv_cursor *c, bool exec)
 {
+    size_t off = pv_cur_offset(c);
     pv_cur_next(c);
     pv_status st = pv_exec_expect_end(c);
     if (st == PV_OK && exec) {
-        pv_out_close(I, &I->table_out);
+        st = pv_out_finish(I, &I->table_out); /* a failed write is this line's error */
         I->table_on = false;
+        if (st != PV_OK) return pv_exec_locate(I, c, off);
     }
     return st;
 }

@@ -175,11 +175,12 @@ static pv_status names_rank0(pv_ctx *ctx, const char *path, const pv_h5_grid *g,
                              const pv_h5_opts *o, char **blob)
 {
     char *xmf = o->no_xdmf ? NULL : pv_h5_xdmf_path(path);
-    char *tmp = pv_io_temp_name(path);
-    char *xmf_tmp = xmf ? pv_io_temp_name(xmf) : NULL;
+    char *tmp = NULL, *xmf_tmp = NULL; /* the output rule (io_int.h): regular files only */
     char *now = utc_now();
-    pv_status st = PV_OK;
-    if (!tmp || !now || (!o->no_xdmf && !xmf_tmp))
+    pv_status st = pv_io_regular_temp(ctx, path, "checkpoints", &tmp);
+    if (st == PV_OK && xmf)
+        st = pv_io_regular_temp(ctx, xmf, "checkpoints", &xmf_tmp);
+    if (st == PV_OK && (!now || (!o->no_xdmf && !xmf)))
         st = pv_err(ctx, PV_ENOMEM, "out of memory");
     if (st == PV_OK)
         st = check_target(ctx, path, xmf);
@@ -641,11 +642,11 @@ static void sync_dir_of(const char *path)
 /* Rank 0: move the finished files into place (checkpoint first: it is what matters). */
 static pv_status publish(pv_ctx *ctx, const char *path, const save_names *nm)
 {
-    if (rename(nm->tmp, path) != 0)
+    if (pv_io_rename_temp(nm->tmp) != 0) /* over the file a link reaches */
         return pv_err(ctx, PV_EIO, "%s: cannot rename '%s' into place: %s", path, nm->tmp,
                       strerror(errno));
     pv_status st = PV_OK;
-    if (nm->xmf && rename(nm->xmf_tmp, nm->xmf) != 0)
+    if (nm->xmf && pv_io_rename_temp(nm->xmf_tmp) != 0)
         st = pv_err(ctx, PV_EIO, "%s: cannot rename '%s' into place: %s", nm->xmf,
                     nm->xmf_tmp, strerror(errno));
     sync_dir_of(path);

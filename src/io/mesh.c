@@ -89,13 +89,33 @@ static void writer_free(pv_ctx *ctx, pv_mesh_writer *w)
     free(w);
 }
 
-/* Record the files this rank will write: slot k gets `name` and its temporary name. */
-static pv_status add_commit(pv_ctx *ctx, pv_mesh_writer *w, int k, char *name)
+/* Record the file this rank writes in slot k (`name`, taken): the output rule decides
+ * (pvox/outfile.h). A regular file or a new name (a link: the file it reaches) gets a
+ * temporary renamed over it at the end; a stream (text only) is written in place, slot k
+ * then has no temporary and *stream is set. */
+static pv_status add_commit(pv_ctx *ctx, pv_mesh_writer *w, int k, char *name, bool *stream)
 {
-    w->commit[k] = name;
-    w->tmpname[k] = name ? tmp_name(name) : NULL;
-    if (!name || !w->tmpname[k]) return pv_err(ctx, PV_ENOMEM, "out of memory");
-    return PV_OK;
+    if (!name) return pv_err(ctx, PV_ENOMEM, "out of memory");
+    char *target = NULL;
+    const char *why = NULL;
+    bool text = w->format == PV_MESH_TEXT;
+    pv_io_target t = pv_io_output_target(name, text, &target, &why);
+    pv_status st = PV_OK;
+    if (t == PV_IO_REFUSED) {
+        st = pv_err(ctx, PV_EIO, "%s: %s%s", name, why,
+                    strcmp(why, PV_IO_NOT_REGULAR) == 0
+                        ? ": pvox writes meshes only to regular files"
+                        : "");
+        free(name);
+    } else if (t == PV_IO_STREAM) {
+        w->commit[k] = name;
+        *stream = true;
+    } else {
+        free(name);
+        w->commit[k] = target;
+        if (!(w->tmpname[k] = tmp_name(target))) st = pv_err(ctx, PV_ENOMEM, "out of memory");
+    }
+    return st;
 }
 
 pv_mesh_writer *pv_mesh_open(pv_ctx *ctx, const char *path, const pv_mesh_geom *geom)
@@ -104,21 +124,31 @@ pv_mesh_writer *pv_mesh_open(pv_ctx *ctx, const char *path, const pv_mesh_geom *
     pv_mesh_writer *w = writer_new(ctx, fmt, geom);
     pv_status st = w ? PV_OK : PV_ENOMEM;
     if (st == PV_OK && !(w->path = strdup(path))) st = pv_err(ctx, PV_ENOMEM, "out of memory");
+    bool stream = false;
     if (st == PV_OK && fmt == PV_MESH_TEXT && ctx->rank == 0) {
-        st = add_commit(ctx, w, 0, strdup(path));
-        if (st == PV_OK && !(w->out = pv_io_fopen_new(w->tmpname[0], "w")))
-            st = pv_err(ctx, PV_EIO, "cannot open '%s': %s", path, strerror(errno));
+        st = add_commit(ctx, w, 0, strdup(path), &stream);
+        if (st == PV_OK && !(w->out = stream ? pv_io_fopen_stream(path, "w")
+                                             : pv_io_fopen_new(w->tmpname[0], "w")))
+            st = pv_err(ctx, PV_EIO, "cannot open '%s': %s", path, pv_io_strerror(errno));
     } else if (st == PV_OK && fmt == PV_MESH_VTP && ctx->rank == 0) {
-        st = add_commit(ctx, w, 0, strdup(path));
+        st = add_commit(ctx, w, 0, strdup(path), &stream);
     } else if (st == PV_OK && fmt == PV_MESH_PVTP) {
-        st = add_commit(ctx, w, 0, pv_mesh_piece_path(path, ctx->rank));
-        if (st == PV_OK && ctx->rank == 0) st = add_commit(ctx, w, 1, strdup(path));
+        /* the index first: a refused index is reported by its own name */
+        if (ctx->rank == 0) st = add_commit(ctx, w, 1, strdup(path), &stream);
+        /* the pieces go beside the file the index replaces (a link's target), named after
+         * it, so the index's relative names hold; every rank finds that name alike */
+        char *base = NULL;
+        const char *why = NULL;
+        if (pv_io_output_target(path, false, &base, &why) != PV_IO_REPLACE) base = NULL;
+        if (st == PV_OK)
+            st = add_commit(ctx, w, 0, pv_mesh_piece_path(base ? base : path, ctx->rank), &stream);
+        free(base);
     }
     if (pv_status_agree(ctx, st) != PV_OK) {
         if (w && w->out) {
             fclose(w->out);
             w->out = NULL;
-            remove(w->tmpname[0]);
+            if (w->tmpname[0]) remove(w->tmpname[0]);
         }
         writer_free(ctx, w);
         return NULL;
@@ -197,7 +227,7 @@ static void emit_bytes(pv_ctx *ctx, pv_mesh_writer *w, const char *buf, size_t n
     if (w->has_sink) {
         sink_bytes(w, buf, n, carry, ncarry, capcarry);
     } else if (w->out && w->st == PV_OK && fwrite(buf, 1, n, w->out) != n) {
-        fail(w, pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->path, strerror(errno)));
+        fail(w, pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->path, pv_io_strerror(errno)));
     }
 }
 
@@ -221,8 +251,8 @@ static pv_status add_text(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *
             if (now) {
                 emit_bytes(ctx, w, buf, len, carry, &ncarry, sizeof carry);
             } else if (fwrite(buf, 1, len, w->spool) != len) {
-                return fail(w,
-                            pv_err(ctx, PV_EIO, "cannot write a spool file: %s", strerror(errno)));
+                return fail(
+                    w, pv_err(ctx, PV_EIO, "cannot write a spool file: %s", pv_io_strerror(errno)));
             } else {
                 w->spooled += len;
             }
@@ -272,7 +302,7 @@ static pv_status flush_text(pv_ctx *ctx, pv_mesh_writer *w)
     char carry[256];
     size_t ncarry = 0;
     if (w->spool && fflush(w->spool) != 0)
-        fail(w, pv_err(ctx, PV_EIO, "cannot write a spool file: %s", strerror(errno)));
+        fail(w, pv_err(ctx, PV_EIO, "cannot write a spool file: %s", pv_io_strerror(errno)));
     if (w->has_sink && w->sink.every_rank) {
         for (int r = 0; r < ctx->nranks; r++) {
             uint64_t size = w->spooled;
@@ -409,7 +439,7 @@ pv_status pv_mesh_close_counts(pv_ctx *ctx, pv_mesh_writer *w, pv_status st, pv_
             FILE *f = w->out;
             w->out = NULL;
             if (fclose(f) != 0)
-                st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->path, strerror(errno));
+                st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->path, pv_io_strerror(errno));
         }
         uint64_t in[2] = {w->text_points, w->text_polys}, sum[2] = {0, 0};
         MPI_Allreduce(in, sum, 2, MPI_UINT64_T, MPI_SUM, ctx->comm);

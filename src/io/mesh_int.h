@@ -81,7 +81,8 @@ pv_status pv_mesh_number(pv_ctx *ctx, pv_mesh_writer *w, uint64_t *npoints);
 /* Collective: write the .vtp (rank 0) or the pieces and index of a .pvtp to their
  * temporary names. Returns this rank's status (not agreed); *counts as in the header. */
 pv_status pv_mesh_write_vtk(pv_ctx *ctx, pv_mesh_writer *w, pv_mesh_counts *counts);
-/* "<base>_<rank>.vtp" for a .pvtp path (malloc'd, NULL on failure). */
+/* "<base>_<rank>.vtp" for a .pvtp path, "<path>_<rank>.vtp" for another name (a link's
+ * target), malloc'd, NULL on failure. */
 char *pv_mesh_piece_path(const char *path, int rank);
 
 #endif /* PVOX_MESH_INT_H */

@@ -48,7 +48,8 @@ static const char *byte_order(void)
 char *pv_mesh_piece_path(const char *path, int rank)
 {
     size_t n = strlen(path);
-    int keep = n >= 5 ? (int)(n - 5) : (int)n; /* drop ".pvtp" */
+    /* drop ".pvtp" (a link's target may be named otherwise: then nothing is dropped) */
+    int keep = pv_mesh_format_of(path) == PV_MESH_PVTP ? (int)(n - 5) : (int)n;
     return pv_asprintf("%.*s_%d.vtp", keep, path, rank);
 }
 
@@ -150,7 +151,7 @@ static pv_status write_piece(pv_ctx *ctx, const pv_mesh_writer *w, const char *t
                              const char *name, char *buf)
 {
     FILE *f = pv_io_fopen_new(tmp, "wb");
-    if (!f) return pv_err(ctx, PV_EIO, "cannot open '%s': %s", name, strerror(errno));
+    if (!f) return pv_err(ctx, PV_EIO, "cannot open '%s': %s", name, pv_io_strerror(errno));
     vcounts c = {w->nvert, w->nconn, w->npoly};
     put_header(f, &c);
     bool ok = true;
@@ -162,7 +163,7 @@ static pv_status write_piece(pv_ctx *ctx, const pv_mesh_writer *w, const char *t
     put_footer(f);
     ok = !ferror(f) && ok;
     if (fclose(f) != 0) ok = false;
-    if (!ok) return pv_err(ctx, PV_EIO, "cannot write '%s': %s", name, strerror(errno));
+    if (!ok) return pv_err(ctx, PV_EIO, "cannot write '%s': %s", name, pv_io_strerror(errno));
     return PV_OK;
 }
 
@@ -170,7 +171,7 @@ static pv_status write_piece(pv_ctx *ctx, const pv_mesh_writer *w, const char *t
 static pv_status write_index(pv_ctx *ctx, const pv_mesh_writer *w)
 {
     FILE *f = pv_io_fopen_new(w->tmpname[1], "w");
-    if (!f) return pv_err(ctx, PV_EIO, "cannot open '%s': %s", w->commit[1], strerror(errno));
+    if (!f) return pv_err(ctx, PV_EIO, "cannot open '%s': %s", w->commit[1], pv_io_strerror(errno));
     fprintf(f,
             "<?xml version=\"1.0\"?>\n"
             "<VTKFile type=\"PPolyData\" version=\"1.0\" byte_order=\"%s\" "
@@ -189,7 +190,7 @@ static pv_status write_index(pv_ctx *ctx, const pv_mesh_writer *w)
             byte_order());
     bool ok = true;
     for (int r = 0; r < ctx->nranks && ok; r++) {
-        char *piece = pv_mesh_piece_path(w->path, r);
+        char *piece = pv_mesh_piece_path(w->commit[1], r); /* beside the index */
         if (!piece) {
             ok = false;
             break;
@@ -203,7 +204,8 @@ static pv_status write_index(pv_ctx *ctx, const pv_mesh_writer *w)
     fputs("  </PPolyData>\n</VTKFile>\n", f);
     ok = !ferror(f) && ok;
     if (fclose(f) != 0) ok = false;
-    if (!ok) return pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->commit[1], strerror(errno));
+    if (!ok)
+        return pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->commit[1], pv_io_strerror(errno));
     return PV_OK;
 }
 
@@ -243,7 +245,7 @@ static pv_status write_vtp(pv_ctx *ctx, pv_mesh_writer *w, pv_mesh_counts *count
     FILE *f = NULL;
     if (!buf || (ctx->rank == 0 && !all)) st = pv_err(ctx, PV_ENOMEM, "out of memory");
     if (st == PV_OK && ctx->rank == 0 && !(f = pv_io_fopen_new(w->tmpname[0], "wb")))
-        st = pv_err(ctx, PV_EIO, "cannot open '%s': %s", w->path, strerror(errno));
+        st = pv_err(ctx, PV_EIO, "cannot open '%s': %s", w->path, pv_io_strerror(errno));
     st = pv_status_agree(ctx, st);
     if (st == PV_OK &&
         MPI_Gather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, 0, ctx->comm) != MPI_SUCCESS)
@@ -294,7 +296,7 @@ static pv_status write_vtp(pv_ctx *ctx, pv_mesh_writer *w, pv_mesh_counts *count
         ok = !ferror(f) && ok;
         if (fclose(f) != 0) ok = false;
         if (!ok && st == PV_OK)
-            st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->path, strerror(errno));
+            st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", w->path, pv_io_strerror(errno));
     }
     pv_free(ctx, buf, PV_MESH_CHUNK);
     free(all);

@@ -142,13 +142,15 @@ pv_status pv_png_write(pv_ctx *ctx, const char *path, int width, int height, int
     pv_status st = PV_OK;
     pv_io_out out;
     if (!pv_io_out_open(&out, path, "wb")) {
-        st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
+        st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, out.why);
     } else {
         png_errbuf eb = {.ctx = ctx};
         int rc = encode(out.f, &eb, width, height, channels, pixels, stride, pp, rows);
+        int ioerr = rc != 0 && ferror(out.f) ? (errno ? errno : EIO) : 0; /* say why */
         int err = pv_io_out_close(&out, rc != 0 ? EIO : 0);
-        if (rc != 0) st = pv_err(ctx, PV_EPNG, "cannot write '%s': libpng: %s", path, eb.msg);
-        else if (err) st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(err));
+        if (ioerr) st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, pv_io_strerror(ioerr));
+        else if (rc != 0) st = pv_err(ctx, PV_EPNG, "cannot write '%s': libpng: %s", path, eb.msg);
+        else if (err) st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, pv_io_strerror(err));
     }
     pv_free(ctx, rows, (size_t)height * sizeof *rows);
     return st;

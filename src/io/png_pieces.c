@@ -172,7 +172,7 @@ pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int heig
                       path);
     pv_io_out out;
     if (!pv_io_out_open(&out, path, "wb"))
-        return pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(errno));
+        return pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, out.why);
     FILE *f = out.f;
     static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     unsigned char ihdr[13];
@@ -185,6 +185,6 @@ pv_status pv_png_write_pieces(pv_ctx *ctx, const char *path, int width, int heig
               put_stream(f, level, pieces, n) && put_chunk(f, "IEND", NULL, 0, NULL, 0);
     int werr = pv_io_out_close(&out, ok ? 0 : errno ? errno : EIO);
     pv_status st = PV_OK;
-    if (werr) st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, strerror(werr));
+    if (werr) st = pv_err(ctx, PV_EIO, "cannot write '%s': %s", path, pv_io_strerror(werr));
     return st;
 }

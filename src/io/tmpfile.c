@@ -1,114 +1,53 @@
 /*
- * io/tmpfile: the temporary files writers fill before renaming them over the output
- * (a reader never sees half a file). The names carry 64 random bits, so they cannot be
- * guessed, and they are created exclusively without following links, so a file or a
- * link planted under that name makes the write fail instead of redirecting it.
+ * io/tmpfile: an output being written (pv_io_out) under the one output rule of
+ * pvox/outfile.h: a regular file or a new name through a temporary renamed over it at the
+ * end (a reader never sees half a file, a failed write keeps the old file), a stream in
+ * place, "| command" into the command.
  */
-#define _DEFAULT_SOURCE /* realpath */
+#define _POSIX_C_SOURCE 200809L /* popen */
 #include "io_int.h"
 
-#include "pvox/core.h"
-#include "pvox/png.h"
-
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/random.h>
-#include <time.h>
-#include <unistd.h>
 
-char *pv_io_temp_name(const char *path)
-{
-    uint64_t r = 0;
-    if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r) { /* no entropy source: mix */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        r = ((uint64_t)ts.tv_nsec << 32) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 16) ^
-            (uint64_t)(uintptr_t)&r;
-    }
-    return pv_asprintf("%s.tmp.%016llx", path, (unsigned long long)r);
-}
-
-FILE *pv_io_fopen_new(const char *tmp, const char *mode)
-{
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0) return NULL;
-    FILE *f = fdopen(fd, mode);
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        errno = e;
-    }
-    return f;
-}
-
-bool pv_io_is_stream_name(const char *path)
-{
-    return path[0] == '|' || strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
-}
-
-static FILE *open_in_place(const char *path, const char *mode)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) return NULL;
-    FILE *f = fdopen(fd, mode);
-    if (!f) {
-        int e = errno;
-        close(fd);
-        errno = e;
-    }
-    return f;
-}
-
-/* Where the temporary goes and what it replaces: the path itself, or the file a link
- * names; NULL target (errno 0) when the output is to be written in place. */
-static char *rename_target(const char *path)
-{
-    struct stat st;
-    errno = 0;
-    if (pv_io_is_stream_name(path)) return NULL;
-    if (lstat(path, &st) != 0) return errno == ENOENT ? strdup(path) : NULL;
-    if (S_ISREG(st.st_mode)) return strdup(path);
-    if (!S_ISLNK(st.st_mode)) return NULL; /* device, FIFO, socket, directory */
-    char *real = realpath(path, NULL);
-    errno = 0;
-    if (!real) return NULL; /* a dangling link: opened through, as gnuplot does */
-    if (stat(real, &st) == 0 && S_ISREG(st.st_mode)) return real;
-    free(real);
-    return NULL;
-}
+/* ---- an output being written --------------------------------------------------------- */
 
 bool pv_io_out_open(pv_io_out *o, const char *path, const char *mode)
 {
     memset(o, 0, sizeof *o);
+    bool append = mode[0] == 'a';
+    char *target = NULL;
+    pv_io_target kind = pv_io_output_target(path, true, &target, &o->why);
+    if (kind == PV_IO_REFUSED) {
+        errno = 0; /* the reason is o->why */
+        return false;
+    }
     if (path[0] == '|') { /* "| command": the picture goes to the command's input */
         fflush(stdout);
         errno = 0;
-        o->f = popen(path + 1, mode[0] == 'w' && mode[1] == 'b' ? "w" : mode);
+        o->f = popen(path + 1, append ? "w" : mode[0] == 'w' && mode[1] == 'b' ? "w" : mode);
         o->pipe = o->f != NULL;
         if (!o->f && !errno) errno = ENOMEM;
-        return o->f != NULL;
+    } else if (kind == PV_IO_STREAM || append) {
+        /* a stream, or a file appended to: written in place (nothing is replaced) */
+        free(target);
+        o->f = pv_io_fopen_stream(path, mode);
+    } else {
+        o->target = target;
+        o->tmp = pv_io_temp_name(target);
+        if (o->tmp)
+            o->f = pv_io_fopen_new(o->tmp, mode);
+        else
+            errno = ENOMEM;
     }
-    o->target = rename_target(path);
-    if (!o->target) {
-        if (errno) return false;
-        o->f = open_in_place(path, mode);
-        return o->f != NULL;
-    }
-    o->tmp = pv_io_temp_name(o->target);
-    if (o->tmp) o->f = pv_io_fopen_new(o->tmp, mode);
-    else errno = ENOMEM;
     if (o->f) return true;
     int e = errno;
     free(o->tmp);
     free(o->target);
     memset(o, 0, sizeof *o);
+    o->why = strerror(e);
     errno = e;
     return false;
 }
@@ -116,6 +55,8 @@ bool pv_io_out_open(pv_io_out *o, const char *path, const char *mode)
 int pv_io_out_close(pv_io_out *o, int werr)
 {
     int err = werr;
+    if (!o->f) return err;
+    if (!err && (fflush(o->f) != 0 || ferror(o->f))) err = errno ? errno : EIO;
     if (o->pipe) { /* the command's exit status is its own business, as in gnuplot */
         if (pclose(o->f) == -1 && !err) err = errno ? errno : EIO;
     } else if (fclose(o->f) != 0 && !err) {
@@ -129,4 +70,34 @@ int pv_io_out_close(pv_io_out *o, int werr)
     free(o->target);
     memset(o, 0, sizeof *o);
     return err;
+}
+
+void pv_io_out_abandon(pv_io_out *o) { (void)pv_io_out_close(o, ECANCELED); }
+
+/* ---- writers that need a regular file ------------------------------------------------ */
+
+pv_status pv_io_regular_temp(pv_ctx *ctx, const char *path, const char *what, char **tmp)
+{
+    char *target = NULL;
+    const char *why = NULL;
+    *tmp = NULL;
+    if (pv_io_output_target(path, false, &target, &why) == PV_IO_REFUSED)
+        return pv_err(ctx, PV_EIO, "%s: %s%s%s%s", path, why,
+                      strcmp(why, PV_IO_NOT_REGULAR) == 0 ? ": pvox writes " : "",
+                      strcmp(why, PV_IO_NOT_REGULAR) == 0 ? what : "",
+                      strcmp(why, PV_IO_NOT_REGULAR) == 0 ? " only to regular files" : "");
+    *tmp = pv_io_temp_name(target);
+    free(target);
+    return *tmp ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory");
+}
+
+int pv_io_rename_temp(const char *tmp)
+{
+    char *target = pv_io_temp_target(tmp);
+    if (!target) return -1;
+    int rc = rename(tmp, target);
+    int e = errno;
+    free(target);
+    errno = e;
+    return rc;
 }
