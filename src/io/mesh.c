@@ -231,6 +231,19 @@ static void emit_bytes(pv_ctx *ctx, pv_mesh_writer *w, const char *buf, size_t n
     }
 }
 
+/* One coordinate of a text mesh: "%g" as gnuplot's tables print numbers where that reads
+ * back as the same double, else the shortest of 15 to 17 digits that does. A vertex is
+ * kept strictly inside its cell edge, at most PV_ISO_T_MIN of a cell from a node, so six
+ * digits would put it back on the node, and surfaces that are apart would meet again
+ * when points are merged by position. Returns the characters written (no NUL counted). */
+static size_t put_coordinate(char *buf, size_t n, double x)
+{
+    int len = snprintf(buf, n, "%g", x);
+    for (int digits = 15; digits <= 17 && strtod(buf, NULL) != x && x == x; digits++)
+        len = snprintf(buf, n, "%.*g", digits, x);
+    return len > 0 ? (size_t)len : 0;
+}
+
 static pv_status add_text(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *v)
 {
     char buf[128 * 4];
@@ -243,7 +256,10 @@ static pv_status add_text(pv_ctx *ctx, pv_mesh_writer *w, int nv, const double *
         if (k < nv) {
             double x[3];
             for (int a = 0; a < 3; a++) x[a] = w->geom.min[a] + v[3 * k + a] * w->geom.delta[a];
-            len += (size_t)snprintf(buf + len, sizeof buf - len, "%g %g %g\n", x[0], x[1], x[2]);
+            for (int a = 0; a < 3; a++) {
+                len += put_coordinate(buf + len, sizeof buf - len, x[a]);
+                buf[len++] = a < 2 ? ' ' : '\n';
+            }
         } else {
             buf[len++] = '\n';
         }

@@ -26,8 +26,8 @@ import sys
 
 import numpy as np
 from vtkmodules.util.numpy_support import numpy_to_vtk, vtk_to_numpy
-from vtkmodules.vtkCommonCore import vtkLogger
-from vtkmodules.vtkCommonDataModel import vtkImageData
+from vtkmodules.vtkCommonCore import vtkLogger, vtkPoints
+from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkImageData, vtkPolyData
 from vtkmodules.vtkFiltersCore import (vtkContourFilter, vtkExtractEdges, vtkFeatureEdges,
                                        vtkFlyingEdges3D, vtkMarchingCubes,
                                        vtkPolyDataConnectivityFilter, vtkStaticCleanPolyData,
@@ -45,7 +45,27 @@ def ties_value(i, j, k):
     return ((i * 73856093) ^ (j * 19349663) ^ (k * 83492791)) % 3
 
 
+def read_text(path):
+    """A text mesh (`set table "x.txt"`): one polygon a block of `x y z` lines, a blank line
+    between polygons; every vertex a point of its own (merging is the check's job)."""
+    pts, cells, poly = vtkPoints(), vtkCellArray(), []
+    with open(path) as f:
+        for line in list(f) + [""]:
+            if line.strip():
+                pts.InsertNextPoint(*(float(t) for t in line.split()))
+                poly.append(pts.GetNumberOfPoints() - 1)
+            elif poly:
+                cells.InsertNextCell(len(poly), poly)
+                poly = []
+    out = vtkPolyData()
+    out.SetPoints(pts)
+    out.SetPolys(cells)
+    return out
+
+
 def read(path):
+    if path.lower().endswith(".txt"):
+        return read_text(path)
     reader = vtkXMLPPolyDataReader() if path.lower().endswith(".pvtp") else vtkXMLPolyDataReader()
     reader.SetFileName(path)
     reader.Update()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Ties through VTK (tests/iso/tests.cmake):   run_ties_vtk.sh PVOX MPIEXEC NP
 # Runs ties.gp (a 12^3 field of 0, 1 and 2, many nodes equal to the level) at NP ranks and
-# checks its meshes with check_ties.py the way a user would: points merged by coordinates
+# checks its meshes (.vtp, .pvtp and the text table) with check_ties.py the way a user would: points merged by coordinates
 # (tolerance 0), then no boundary edge, no non-manifold edge, no collapsed cell, no pinched
 # point, one point per edge id, a consistent Euler characteristic (12 at the level 1, -66
 # at the level 2, as tests/iso/test_ties.c computes by edge id). The .vtp must be
@@ -37,7 +37,7 @@ else
 fi
 vtk() { env -u OMPI_COMM_WORLD_SIZE -u OMPI_COMM_WORLD_RANK -u PMIX_RANK \
         timeout -k 5 120 pvpython "$@" 2>"$work/vtk.err" | grep -v '^$'; }
-for spec in ties.pvtp:12 ties.vtp:12 ties_tri.pvtp:12 ties2.pvtp:-66; do
+for spec in ties.pvtp:12 ties.vtp:12 ties.txt:12 ties_tri.pvtp:12 ties2.pvtp:-66; do
     f=${spec%%:*} want=${spec##*:}
     if vtk "$HERE/check_ties.py" "$work/np$NP/$f" ${want:+"--euler=$want"}; then :
     else echo "FAIL: $f"; cat "$work/vtk.err"; fails=$((fails + 1)); fi

@@ -11,6 +11,8 @@ set table "ties.pvtp"
 splot $t with isosurface level 1
 set table "ties.vtp"
 splot $t with isosurface level 1
+set table "ties.txt"
+splot $t with isosurface level 1
 set isosurface triangles
 set table "ties_tri.pvtp"
 splot $t with isosurface level 1
