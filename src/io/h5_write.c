@@ -258,7 +258,10 @@ static herr_t root_attrs(hid_t file, const save_names *nm, const char *script,
         pv_h5_attr_string(file, PV_H5_ATTR_CREATED, nm->created) < 0 ||
         pv_h5_attr_string(file, PV_H5_ATTR_SCRIPT, script ? script : "") < 0)
         return -1;
-    return 0;
+    /* a placeholder of the same size, rewritten in place by store_checksums */
+    uint64_t zero = 0;
+    return pv_h5_attr_write(file, PV_H5_ATTR_META_CHECKSUM, H5T_STD_U64LE, H5T_NATIVE_UINT64,
+                            0, 0, &zero);
 }
 
 static herr_t grid_attrs(hid_t dset, const pv_h5_grid *g, uint64_t checksum)
@@ -447,19 +450,37 @@ static pv_status write_one(pv_ctx *ctx, const char *path, int fd, hid_t dset,
     return pv_h5_sum_ranks(ctx, st, pv_h5_hasher_take(hs), sum);
 }
 
-/* Collective: the checksums into the attributes created with a placeholder (same size:
- * rewritten in place in the metadata block, flushed by the close). */
-static pv_status store_checksums(pv_ctx *ctx, const char *path, const hid_t *dset,
-                                 const uint64_t *sums, size_t ng)
+/* Rewrite attribute `name` of loc, created with a placeholder of the same size. */
+static herr_t rewrite_u64(hid_t loc, const char *name, uint64_t v)
+{
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_UINT64, &v);
+    if (a >= 0 && H5Aclose(a) < 0)
+        rc = -1;
+    return rc;
+}
+
+/* Collective: the grids' checksums and the metadata checksum (h5_meta.c: what a reader
+ * will read, here from what was written) into the attributes created with placeholders
+ * (same size: rewritten in place in the metadata block, flushed by the close). */
+static pv_status store_checksums(pv_ctx *ctx, const char *path, hid_t file, const hid_t *dset,
+                                 const save_names *nm, const pv_h5_grid *g, size_t ng,
+                                 const pv_h5_opts *o)
 {
     pv_status st = PV_OK;
+    uint64_t meta;
+    pv_h5_meta_head(&meta, PV_H5_FORMAT_VERSION, PV_VERSION_STRING, nm->created,
+                    o->script ? o->script : "", o->job_hash ? o->job_hash : "",
+                    o->job_state ? o->job_state : "", ng);
     for (size_t k = 0; k < ng && st == PV_OK; k++) {
-        hid_t a = H5Aopen(dset[k], PV_H5_ATTR_CHECKSUM, H5P_DEFAULT);
-        if (a < 0 || H5Awrite(a, H5T_NATIVE_UINT64, &sums[k]) < 0)
+        haddr_t off = H5Dget_offset(dset[k]);
+        pv_h5_meta_grid(&meta, g[k].name, g[k].n, g[k].min, g[k].max, true, nm->sums[k],
+                        off == HADDR_UNDEF ? UINT64_MAX : (uint64_t)off, 1);
+        if (rewrite_u64(dset[k], PV_H5_ATTR_CHECKSUM, nm->sums[k]) < 0)
             st = hdf5_fail(ctx, PV_EHDF5, path, "cannot write attributes");
-        if (a >= 0)
-            H5Aclose(a);
     }
+    if (st == PV_OK && rewrite_u64(file, PV_H5_ATTR_META_CHECKSUM, meta) < 0)
+        st = hdf5_fail(ctx, PV_EHDF5, path, "cannot write attributes");
     return pv_status_agree(ctx, st);
 }
 
@@ -510,7 +531,7 @@ static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t file, hid_t gr
     if (fd >= 0)
         close(fd);
     if (st == PV_OK)
-        st = store_checksums(ctx, path, dset, nm->sums, ng);
+        st = store_checksums(ctx, path, file, dset, nm, grids, ng, o);
     if (st == PV_OK)
         pv_progress_end(ctx, &bar);
     else
