@@ -55,6 +55,11 @@ static void names_free(save_names *nm)
     free(nm->sums);
 }
 
+/* Where the metadata goes: blocks of this size, the first at the start of the file,
+ * holding the root, /grids and a few hundred grids' headers and attributes (see the
+ * comment at the top); more grids take more blocks, between the voxels. */
+#define META_BLOCK_BYTES ((hsize_t)64 << 10)
+
 /* ---- checks ------------------------------------------------------------------------ */
 
 static pv_status check_grids(pv_ctx *ctx, const char *path, const pv_h5_grid *g, size_t ng)
@@ -349,9 +354,20 @@ static pv_status reserve_space(pv_ctx *ctx, const char *path, const char *tmp, h
 {
     *reserved = false;
     hsize_t size = 0;
-    if (H5Fget_filesize(file, &size) < 0)
-        return hdf5_fail(ctx, PV_EHDF5, path, "cannot find the file's size");
-    uint64_t end = (uint64_t)size;
+    uint64_t end = 0;
+    if (H5Fget_filesize(file, &size) >= 0) {
+        end = (uint64_t)size;
+    } else {
+        /* HDF5's MPI-IO driver forgets the file's size after its first write, which the
+         * metadata cache makes once it evicts entries (a few thousand grids), and
+         * H5Fget_eoa is only for SWMR drivers: the size so far plus the metadata block
+         * HDF5 may be filling (below; the datasets' ends are added next) */
+        struct stat sb;
+        if (stat(tmp, &sb) != 0)
+            return pv_err(ctx, PV_EIO, "%s: cannot find the size of '%s': %s", path, tmp,
+                          strerror(errno));
+        end = (uint64_t)sb.st_size + META_BLOCK_BYTES;
+    }
     for (size_t k = 0; k < ng; k++) {
         haddr_t off = H5Dget_offset(dset[k]);
         if (off == HADDR_UNDEF)
@@ -559,9 +575,6 @@ static void free_space(const char *tmp)
     close(fd);
 }
 
-/* Where the metadata goes: one block at the start of the file, big enough for the root,
- * /grids and a few dozen grids' headers and attributes (see the comment at the top). */
-#define META_BLOCK_BYTES ((hsize_t)64 << 10)
 
 /* Collective: the temporary file, created exclusively (an existing file or link of that
  * name is an error, never followed or truncated). */
