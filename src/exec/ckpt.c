@@ -436,11 +436,13 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len)
         st = pv_err(ctx, PV_EIO, "%s: damaged: job_state \"%s\" is not \"changes=N "
                     "active=NAME\" with NAME one of its grids", from, shown);
     } else if (strcmp(in->job_hash, I->ck.hash) != 0)
-        st = pv_err(ctx, PV_ESCRIPT, "%s was written by a different job (script%s %s, hash %s; "
-                    "th%s hash%s to %s): refusing to resume", from,
-                    strchr(in->script, ' ') ? "s" : "", in->script[0] ? in->script : "?",
-                    in->job_hash, I->ck.nscripts > 1 ? "ese scripts" : "is script",
-                    I->ck.nscripts > 1 ? "" : "es", I->ck.hash);
+        st = I->ck.nscripts > 1 || strchr(in->script, ' ')
+                 ? pv_err(ctx, PV_ESCRIPT, "%s was written by a different job (scripts %s, hash "
+                          "%s; these scripts hash to %s): refusing to resume", from,
+                          in->script[0] ? in->script : "?", in->job_hash, I->ck.hash)
+                 : pv_err(ctx, PV_ESCRIPT, "%s was written by a different job script (%s, hash "
+                          "%s; this script hashes to %s): refusing to resume", from,
+                          in->script[0] ? in->script : "?", in->job_hash, I->ck.hash);
     if (st == PV_OK) {
         pv_stats_cmd sc;
         pv_stats_command_begin(ctx, &sc);
