@@ -2,11 +2,11 @@
  * io/h5_read: opening a checkpoint, reading its metadata, and the collective plane read.
  *
  * Rank 0 first looks at the file alone (exists, readable, HDF5 signature) so the common
- * mistakes get a precise message; then every rank opens it with MPI-IO. Metadata
- * operations are collective (H5Pset_all_coll_metadata_ops): rank 0 reads the small
- * objects and broadcasts them, so all ranks see the same entries in the same order.
- * Each grid's type and shape are checked once, at open, and kept as an entry's
- * "problem" text; a read of that grid reports it. A grid read whole (the ranks' plane
+ * mistakes get a precise message; then it reads, checks and checksums the metadata in a
+ * child process (h5_meta.c: libhdf5 may crash on damaged metadata) and broadcasts it, so
+ * all ranks see the same entries in the same order; only then does every rank open the
+ * file with MPI-IO. Each grid's type, shape and attributes are checked once, in that
+ * read, and kept as an entry's "problem" text; a read of that grid reports it. A grid read whole (the ranks' plane
  * ranges tile it) is checked against the checksum the file stores, if it stores one:
  * the ranks hash their planes (pvox/checksum.h) and sum the hashes, so a file damaged
  * on disk is an error, not NaN voxels.

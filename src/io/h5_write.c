@@ -20,8 +20,10 @@
  * The metadata goes first and in one place: HDF5 1.10 writes it collectively, and a
  * write that fails on one rank inside that flush leaves the others waiting (ROMIO) or the
  * library half-closed (a crash at MPI_Finalize). So it is allocated in one block at the
- * start of the file (H5Pset_meta_block_size), reserved with the voxels, and flushed
- * before any voxel is written; a full disk then meets pvox's own agreed transfers.
+ * start of the file (H5Pset_meta_block_size; more grids than it holds take more blocks),
+ * reserved with the voxels, and flushed before any voxel is written; a full disk then
+ * meets pvox's own agreed transfers. The grids' checksums and the metadata checksum
+ * (meta_checksum, h5_meta.c) are written last, in place of placeholders.
  */
 #include "h5_int.h"
 #include "io_int.h"
