@@ -730,6 +730,7 @@ static void child_main(const char *path, int fd)
 {
     /* a loop in damaged metadata ends here; libc's own complaints (a corrupted heap)
      * stay out of the run's output: the parent reports the failure */
+    signal(SIGALRM, SIG_DFL);
     alarm(SCAN_SECONDS);
     int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null >= 0) {

@@ -120,7 +120,9 @@ static pv_status read_info(pv_ctx *ctx, pv_h5_file *f)
     else if (rc == -2)
         st = pv_err(ctx, PV_ENOMEM, "out of memory");
     else if (rc != 0)
-        st = pv_err(ctx, PV_EINTERNAL, "%s: the metadata read did not decode", f->path);
+        /* a child whose end went unseen (SIGCHLD ignored) but whose report is cut short */
+        st = pv_err(ctx, PV_EIO, "%s: damaged: its HDF5 metadata cannot be read (the reading "
+                    "process ended early)", f->path);
     free(err);
     return pv_status_agree(ctx, st);
 }
