@@ -99,7 +99,8 @@ static int run(const pv_cli *cli, int mpi_thread_level, pv_mpi_tuning tuning)
     }
     /* the scripts of the command line, hashed together into a checkpoint's job hash */
     const char **scripts = calloc((size_t)cli->nactions + 1, sizeof *scripts);
-    if (st == PV_OK && !scripts) st = pv_status_agree(ctx, pv_err(ctx, PV_ENOMEM, "out of memory"));
+    if (st == PV_OK)
+        st = pv_status_agree(ctx, scripts ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory"));
     if (st == PV_OK) {
         int n = 0;
         for (int i = 0; i < cli->nactions; i++)
