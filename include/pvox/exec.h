@@ -26,4 +26,10 @@ pv_status pv_interp_run_text(pv_interp *I, const char *name, const char *text, s
 /* Rank 0 reads `path` ("-" = stdin), broadcasts it, and runs it. Collective. */
 pv_status pv_interp_run_file(pv_interp *I, const char *path);
 
+/* The job's scripts, in command-line order (borrowed: they must outlive I), before the
+ * first runs: --checkpoint and --resume hash all of them into the job's hash, so a
+ * checkpoint resumes only under the same scripts. Without a call, the first script run
+ * is the job. */
+void pv_interp_set_job_scripts(pv_interp *I, const char *const *paths, int n);
+
 #endif /* PVOX_EXEC_H */

@@ -3,7 +3,9 @@
  *
  * File layout (format version 1, ARCH-10):
  *   /                       attributes pvox_format (int32, = PV_H5_FORMAT_VERSION),
- *                           pvox_version, created (UTC, ISO 8601), script (strings)
+ *                           pvox_version, created (UTC, ISO 8601), script (strings),
+ *                           meta_checksum (uint64: FNV-1a over what a reader reads,
+ *                           io/h5_meta.c); job_hash, job_state with --checkpoint
  *   /grids                  group, links kept in creation order
  *   /grids/$name            float32 dataset [N][N][N] (z slowest, x fastest), contiguous
  *                           layout, no chunking, no filters; attributes vxrange, vyrange,
@@ -21,7 +23,9 @@
  *                           one geometry, so the other grids are only under /grids
  * Grid names keep their '$'. Any rank count reads any file: each rank's planes [z0, z1)
  * are one hyperslab of the contiguous dataset. Files written before the checksum
- * attribute existed have none and are read without a check.
+ * attribute existed have none and are read without a check; likewise files without
+ * meta_checksum. Opening reads the metadata on rank 0 in a child process first, where a
+ * damaged file cannot crash the run (io/h5_meta.c), and checks every value pvox uses.
  *
  * Parallel contract: every function marked "collective" must be called by every rank of
  * ctx->comm with the same arguments (except the per-rank slab fields). Failures are agreed

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -99,6 +100,16 @@ static int run(const pv_cli *cli, int mpi_thread_level, pv_mpi_tuning tuning)
         I = pv_interp_create(ctx);
         st = pv_status_agree(ctx, I ? PV_OK : (ctx->err_code ? ctx->err_code : PV_ENOMEM));
     }
+    /* the scripts of the command line, hashed together into a checkpoint's job hash */
+    const char **scripts = calloc((size_t)cli->nactions + 1, sizeof *scripts);
+    if (st == PV_OK)
+        st = pv_status_agree(ctx, scripts ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory"));
+    if (st == PV_OK) {
+        int n = 0;
+        for (int i = 0; i < cli->nactions; i++)
+            if (cli->actions[i].kind != PV_ACT_EXPR) scripts[n++] = cli->actions[i].arg;
+        pv_interp_set_job_scripts(I, scripts, n);
+    }
     if (st == PV_OK) st = run_actions(ctx, I, cli);
 
     int rc = st == PV_EEXIT ? ctx->exit_code : pv_status_exit_code(st);
@@ -122,6 +133,7 @@ static int run(const pv_cli *cli, int mpi_thread_level, pv_mpi_tuning tuning)
         fprintf(stderr, "pvox: rank %d made %ld counted allocations\n", ctx->rank,
                 ctx->nallocs);
     pv_interp_destroy(I);
+    free(scripts);
     pv_ctx_destroy(ctx);
     return rc;
 }

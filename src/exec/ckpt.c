@@ -32,6 +32,101 @@ static void hash_hex(const char *text, size_t len, char out[17])
     snprintf(out, 17, "%016" PRIx64, fnv1a(text, len));
 }
 
+void pv_interp_set_job_scripts(pv_interp *I, const char *const *paths, int n)
+{
+    I->ck.scripts = paths;
+    I->ck.nscripts = n;
+}
+
+/* Collective: the job's hash into I->ck.hash: one script, the FNV-1a 64 of its bytes (as
+ * before several scripts were hashed, so older checkpoints resume); several, the FNV-1a
+ * 64 of their hashes in command-line order, one per line. `text` is the first script's
+ * bytes; the others are read now (rank 0, broadcast). A later "-" (standard input,
+ * read only once) enters by its name. Also the `script` attribute: the names, spaced. */
+static pv_status job_hash(pv_interp *I, const char *text, size_t len)
+{
+    pv_ctx *ctx = I->ctx;
+    hash_hex(text, len, I->ck.hash);
+    int n = I->ck.nscripts;
+    if (n <= 1)
+        return PV_OK;
+    pv_strbuf hashes = {0}, names = {0};
+    pv_status st = PV_OK;
+    for (int k = 0; k < n && st == PV_OK; k++) {
+        char h[17];
+        if (k == 0) {
+            memcpy(h, I->ck.hash, sizeof h);
+        } else if (strcmp(I->ck.scripts[k], "-") == 0) {
+            hash_hex("-", 1, h);
+        } else {
+            char *data = NULL;
+            size_t dlen = 0;
+            if ((st = pv_read_file_bcast(ctx, I->ck.scripts[k], &data, &dlen)) != PV_OK)
+                break;
+            hash_hex(data, dlen, h);
+            free(data);
+        }
+        if ((st = pv_strbuf_put(ctx, &hashes, h, 16)) == PV_OK)
+            st = pv_strbuf_put(ctx, &hashes, "\n", 1);
+        if (st == PV_OK && k > 0)
+            st = pv_strbuf_put(ctx, &names, " ", 1);
+        if (st == PV_OK)
+            st = pv_strbuf_put(ctx, &names, I->ck.scripts[k], strlen(I->ck.scripts[k]));
+    }
+    st = pv_status_agree(ctx, st);
+    if (st == PV_OK) {
+        hash_hex(hashes.s, hashes.len, I->ck.hash);
+        free(I->ck.script_names);
+        I->ck.script_names = strdup(names.s);
+    }
+    pv_strbuf_free(ctx, &hashes);
+    pv_strbuf_free(ctx, &names);
+    return st;
+}
+
+/* A job_state as save_now writes it: "changes=N active=NAME" (NAME may be empty, else a
+ * grid of the file). False for anything else. */
+static bool parse_job_state(const char *s, const pv_h5_info *in, long long *changes,
+                            char *active, size_t alen)
+{
+    if (strncmp(s, "changes=", 8) != 0)
+        return false;
+    const char *p = s + 8;
+    long long v = 0;
+    if (*p < '0' || *p > '9')
+        return false;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (INT64_MAX - 9) / 10)
+            return false;
+        v = v * 10 + (*p - '0');
+    }
+    if (strncmp(p, " active=", 8) != 0)
+        return false;
+    p += 8;
+    size_t n = strlen(p);
+    if (n >= alen || strchr(p, ' '))
+        return false;
+    bool found = n == 0;
+    for (size_t k = 0; k < in->ngrids && !found; k++)
+        found = strcmp(in->grids[k].name, p) == 0;
+    if (!found)
+        return false;
+    *changes = v;
+    memcpy(active, p, n + 1);
+    return true;
+}
+
+/* `s` for a message: at most 60 characters, anything unprintable as '?'. */
+static void printable(const char *s, char out[64])
+{
+    size_t k = 0;
+    for (; s[k] && k < 60; k++)
+        out[k] = s[k] >= 0x20 && s[k] < 0x7f ? s[k] : '?';
+    out[k] = '\0';
+    if (s[k])
+        snprintf(out + k, 4, "...");
+}
+
 /* ---- temporaries left by the interrupted run ----
  * Outputs are written to "<path>.tmp.<16 hex digits>" and renamed (io/tmpfile); a run
  * killed by a signal (SIGKILL of a rank, and mpiexec or srun killing the others) leaves
@@ -130,7 +225,7 @@ static pv_status save_now(pv_interp *I)
     char state[512];
     snprintf(state, sizeof state, "changes=%" PRId64 " active=%s", held, act ? act->name : "");
     pv_h5_opts o = {0};
-    o.script = I->script_name;
+    o.script = I->ck.script_names ? I->ck.script_names : I->script_name;
     o.job_hash = I->ck.hash;
     o.job_state = state;
     o.vtk_grid = act ? act->name : NULL; /* the /VTKHDF ImageData's geometry */
@@ -300,7 +395,11 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len)
     if (I->ck.started)
         return PV_OK;
     I->ck.started = true;
-    hash_hex(text, len, I->ck.hash);
+    pv_status hs = PV_OK;
+    if (ctx->opt.checkpoint || ctx->opt.resume)
+        hs = job_hash(I, text, len);
+    if (hs != PV_OK)
+        return hs;
     const char *from = ctx->opt.resume ? ctx->opt.resume : ctx->opt.checkpoint;
     if (ctx->opt.resume_if_exists && from) {
         /* --resume-if-exists: a requeued job resumes, its first run starts afresh */
@@ -324,13 +423,26 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len)
     pv_status st = PV_OK;
     long long changes = -1;
     char active[256] = "";
-    if (!in->job_hash[0] || sscanf(in->job_state, "changes=%lld active=%255s", &changes, active) < 1)
+    char shown[64];
+    if (!in->job_hash[0] && !in->job_state[0])
         st = pv_err(ctx, PV_ESCRIPT, "%s: not a --checkpoint file (no job_hash/job_state "
                     "attributes); load it with vload instead", from);
-    else if (strcmp(in->job_hash, I->ck.hash) != 0)
-        st = pv_err(ctx, PV_ESCRIPT, "%s was written by a different job script (%s, hash %s; "
-                    "this script hashes to %s): refusing to resume", from,
-                    in->script[0] ? in->script : "?", in->job_hash, I->ck.hash);
+    else if (strlen(in->job_hash) != 16 || strspn(in->job_hash, "0123456789abcdef") != 16) {
+        printable(in->job_hash, shown);
+        st = pv_err(ctx, PV_EIO, "%s: damaged: job_hash \"%s\" is not 16 hex digits", from,
+                    shown);
+    } else if (!parse_job_state(in->job_state, in, &changes, active, sizeof active)) {
+        printable(in->job_state, shown);
+        st = pv_err(ctx, PV_EIO, "%s: damaged: job_state \"%s\" is not \"changes=N "
+                    "active=NAME\" with NAME one of its grids", from, shown);
+    } else if (strcmp(in->job_hash, I->ck.hash) != 0)
+        st = I->ck.nscripts > 1 || strchr(in->script, ' ')
+                 ? pv_err(ctx, PV_ESCRIPT, "%s was written by a different job (scripts %s, hash "
+                          "%s; these scripts hash to %s): refusing to resume", from,
+                          in->script[0] ? in->script : "?", in->job_hash, I->ck.hash)
+                 : pv_err(ctx, PV_ESCRIPT, "%s was written by a different job script (%s, hash "
+                          "%s; this script hashes to %s): refusing to resume", from,
+                          in->script[0] ? in->script : "?", in->job_hash, I->ck.hash);
     if (st == PV_OK) {
         pv_stats_cmd sc;
         pv_stats_command_begin(ctx, &sc);

@@ -90,7 +90,11 @@ struct pv_interp {
         const char *from;    /* the checkpoint resumed from (--resume or, with
                                 --resume-if-exists, --checkpoint), NULL: none */
         double last_save;    /* MPI_Wtime of the last save (rank 0's clock) */
-        char hash[17];       /* FNV-1a 64 of the job script, hex */
+        char hash[17];       /* FNV-1a 64 of the job script, hex (of several scripts:
+                                of their hashes, ckpt.c job_hash) */
+        const char *const *scripts; /* the job's scripts (pv_interp_set_job_scripts) */
+        int nscripts;
+        char *script_names;  /* their names, as the checkpoint's `script` attribute */
         uint64_t *swept;     /* --resume, rank 0: FNV-1a 64 of the paths whose temporaries
                                 left by the interrupted run were removed (ckpt.c) */
         size_t nswept, capswept;

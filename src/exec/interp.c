@@ -458,6 +458,7 @@ void pv_interp_destroy(pv_interp *I)
     free(I->script_name);
     free(I->last_splot);
     free(I->ck.swept);
+    free(I->ck.script_names);
     pv_settings_destroy(I->set);
     pv_env_destroy(I->env);
     free(I);

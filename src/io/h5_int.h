@@ -20,6 +20,7 @@
 #define PV_H5_ATTR_JOB_STATE "job_state"
 #define PV_H5_ATTR_SIZE "size"
 #define PV_H5_ATTR_CHECKSUM "checksum"
+#define PV_H5_ATTR_META_CHECKSUM "meta_checksum"
 extern const char *const pv_h5_range_attr[3]; /* "vxrange", "vyrange", "vzrange" */
 
 /* Write attribute `name` of loc: scalar (rank 0) or a 1-D array of `dim` elements, file
@@ -123,5 +124,29 @@ bool pv_h5_dir_space(const char *path, uint64_t *avail);
 
 /* True if `name` can be a link under /grids: non-empty, no '/', not "." or "..". */
 bool pv_h5_name_ok(const char *name);
+
+/* ---- the metadata checksum and the metadata scan (h5_meta.c) ---- */
+
+/* The metadata checksum: start it with the root's fields, then add each grid in order
+ * (offset: the file offset of its voxels, UINT64_MAX for none; kind: 1 for float32
+ * little-endian contiguous, what pvox writes). The writer and the reader compute it
+ * from the values they wrote and read. */
+void pv_h5_meta_head(uint64_t *h, int format, const char *version, const char *created,
+                     const char *script, const char *job_hash, const char *job_state,
+                     uint64_t ngrids);
+void pv_h5_meta_grid(uint64_t *h, const char *name, int64_t n, const double min[3],
+                     const double max[3], bool has_checksum, uint64_t checksum,
+                     uint64_t offset, int kind);
+
+/* Rank 0 alone, no MPI: read and check the metadata of the file at `path` in a child
+ * process (a damaged file may crash libhdf5), into an encoded blob (*blob, *len,
+ * malloc'd) for pv_h5_scan_decode. 0 on success (the blob may still hold the file's
+ * error), -1 with *why (malloc'd) when the child failed (the file is damaged), -2 out of
+ * memory. */
+int pv_h5_scan(const char *path, char **blob, size_t *len, char **why);
+/* Decode a blob of pv_h5_scan into *in: 0 ok; 1 the file's error in *err (an I/O or
+ * damage error), 2 likewise but an HDF5 error; -1 a malformed blob; -2 out of memory. */
+int pv_h5_scan_decode(const char *blob, size_t len, pv_h5_info *in, char **err);
+void pv_h5_info_free(pv_h5_info *in);
 
 #endif

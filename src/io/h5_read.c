@@ -2,11 +2,11 @@
  * io/h5_read: opening a checkpoint, reading its metadata, and the collective plane read.
  *
  * Rank 0 first looks at the file alone (exists, readable, HDF5 signature) so the common
- * mistakes get a precise message; then every rank opens it with MPI-IO. Metadata
- * operations are collective (H5Pset_all_coll_metadata_ops): rank 0 reads the small
- * objects and broadcasts them, so all ranks see the same entries in the same order.
- * Each grid's type and shape are checked once, at open, and kept as an entry's
- * "problem" text; a read of that grid reports it. A grid read whole (the ranks' plane
+ * mistakes get a precise message; then it reads, checks and checksums the metadata in a
+ * child process (h5_meta.c: libhdf5 may crash on damaged metadata) and broadcasts it, so
+ * all ranks see the same entries in the same order; only then does every rank open the
+ * file with MPI-IO. Each grid's type, shape and attributes are checked once, in that
+ * read, and kept as an entry's "problem" text; a read of that grid reports it. A grid read whole (the ranks' plane
  * ranges tile it) is checked against the checksum the file stores, if it stores one:
  * the ranks hash their planes (pvox/checksum.h) and sum the hashes, so a file damaged
  * on disk is an error, not NaN voxels.
@@ -33,6 +33,24 @@ struct pv_h5_file {
 
 /* ---- rank 0's look at the file ------------------------------------------------------- */
 
+/* HDF5's signature at offset 0, 512, 1024, ... (a user block may come first). */
+static bool has_signature(const char *path)
+{
+    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return true; /* the open below says why */
+    bool found = false;
+    unsigned char buf[8];
+    for (off_t off = 0; !found && off < ((off_t)1 << 40); off = off ? 2 * off : 512)
+        if (pread(fd, buf, 8, off) != 8)
+            break;
+        else
+            found = memcmp(buf, sig, 8) == 0;
+    close(fd);
+    return found;
+}
+
 static pv_status precheck(pv_ctx *ctx, const char *path)
 {
     struct stat sb;
@@ -43,8 +61,9 @@ static pv_status precheck(pv_ctx *ctx, const char *path)
         return pv_err(ctx, PV_EIO, "%s: is a directory", path);
     if (access(path, R_OK) != 0)
         return pv_err(ctx, PV_EIO, "%s: %s", path, strerror(errno));
-    htri_t is = H5Fis_hdf5(path);
-    if (is <= 0)
+    /* a file that is not HDF5 at all, read with nothing but read(2) (the scan, a child
+     * process, has libhdf5 read the rest) */
+    if (!has_signature(path))
         return pv_err(ctx, PV_EIO, "%s: not an HDF5 file", path);
     return PV_OK;
 }
@@ -67,276 +86,45 @@ static pv_status open_failed(pv_ctx *ctx, const char *path)
                   why);
 }
 
-/* ---- attributes -------------------------------------------------------------------- */
+/* ---- the metadata, read by rank 0's scan (h5_meta.c) ------------------------------------- */
 
-/* A string attribute of loc (fixed or variable length); "" if absent or not a string. */
-static char *read_string_attr(hid_t loc, const char *name)
-{
-    char *out = NULL;
-    if (H5Aexists(loc, name) <= 0)
-        return strdup("");
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    hid_t t = a < 0 ? -1 : H5Aget_type(a);
-    if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
-        if (H5Tis_variable_str(t) > 0) {
-            char *v = NULL;
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mt, H5T_VARIABLE);
-            if (H5Aread(a, mt, &v) >= 0 && v) {
-                out = strdup(v);
-                H5free_memory(v);
-            }
-            H5Tclose(mt);
-        } else {
-            size_t sz = H5Tget_size(t);
-            char *buf = calloc(sz + 1, 1);
-            if (buf && H5Aread(a, t, buf) >= 0)
-                out = buf;
-            else
-                free(buf);
-        }
-    }
-    if (t >= 0)
-        H5Tclose(t);
-    if (a >= 0)
-        H5Aclose(a);
-    return out ? out : strdup("");
-}
-
-/* An open attribute with its dataspace and type (ids < 0 where opening failed). */
-typedef struct attr_view {
-    hid_t a, space, type;
-} attr_view;
-
-static attr_view attr_open(hid_t loc, const char *name)
-{
-    attr_view v;
-    v.a = H5Aopen(loc, name, H5P_DEFAULT);
-    v.space = v.a < 0 ? -1 : H5Aget_space(v.a);
-    v.type = v.a < 0 ? -1 : H5Aget_type(v.a);
-    return v;
-}
-
-static void attr_close(attr_view v)
-{
-    if (v.type >= 0)
-        H5Tclose(v.type);
-    if (v.space >= 0)
-        H5Sclose(v.space);
-    if (v.a >= 0)
-        H5Aclose(v.a);
-}
-
-/* A numeric attribute with `count` elements into out (as double); false if absent. */
-static bool read_doubles_attr(hid_t loc, const char *name, double *out, hssize_t count)
-{
-    if (H5Aexists(loc, name) <= 0)
-        return false;
-    attr_view v = attr_open(loc, name);
-    bool ok = v.space >= 0 && v.type >= 0 && H5Sget_simple_extent_npoints(v.space) == count &&
-              (H5Tget_class(v.type) == H5T_FLOAT || H5Tget_class(v.type) == H5T_INTEGER) &&
-              H5Aread(v.a, H5T_NATIVE_DOUBLE, out) >= 0;
-    attr_close(v);
-    return ok;
-}
-
-/* The checksum attribute of a grid: 1 read into *out, 0 absent, -1 present but not one
- * unsigned 64-bit integer (or unreadable). */
-static int read_checksum_attr(hid_t loc, uint64_t *out)
-{
-    if (H5Aexists(loc, PV_H5_ATTR_CHECKSUM) <= 0)
-        return 0;
-    attr_view v = attr_open(loc, PV_H5_ATTR_CHECKSUM);
-    bool ok = v.space >= 0 && v.type >= 0 && H5Sget_simple_extent_npoints(v.space) == 1 &&
-              H5Tget_class(v.type) == H5T_INTEGER && H5Tget_size(v.type) == 8 &&
-              H5Tget_sign(v.type) == H5T_SGN_NONE && H5Aread(v.a, H5T_NATIVE_UINT64, out) >= 0;
-    attr_close(v);
-    return ok ? 1 : -1;
-}
-
-/* ---- entries ----------------------------------------------------------------------- */
-
-static void describe_type(hid_t t, char *buf, size_t len)
-{
-    size_t bits = H5Tget_size(t) * 8;
-    switch (H5Tget_class(t)) {
-    case H5T_FLOAT: snprintf(buf, len, "float%zu", bits); break;
-    case H5T_INTEGER:
-        snprintf(buf, len, "%sint%zu", H5Tget_sign(t) == H5T_SGN_NONE ? "u" : "", bits);
-        break;
-    case H5T_STRING: snprintf(buf, len, "string"); break;
-    case H5T_COMPOUND: snprintf(buf, len, "compound"); break;
-    default: snprintf(buf, len, "of an unsupported type"); break;
-    }
-}
-
-static void describe_shape(hid_t space, char *buf, size_t len)
-{
-    hsize_t dims[H5S_MAX_RANK];
-    int rank = H5Sget_simple_extent_dims(space, dims, NULL);
-    if (rank <= 0) {
-        snprintf(buf, len, "scalar");
-        return;
-    }
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < rank && used < len; k++)
-        used += (size_t)snprintf(buf + used, len - used, "[%llu]", (unsigned long long)dims[k]);
-}
-
-/* Check dataset `d`: float32 [N][N][N], N >= 2. Sets e->n, or e->problem. */
-static void check_dataset(hid_t d, pv_h5_entry *e)
-{
-    hid_t t = H5Dget_type(d);
-    hid_t s = H5Dget_space(d);
-    hsize_t dims[H5S_MAX_RANK];
-    int rank = s < 0 ? -1 : H5Sget_simple_extent_dims(s, dims, NULL);
-    bool is_f32 = t >= 0 && H5Tget_class(t) == H5T_FLOAT && H5Tget_size(t) == 4;
-    bool cube = rank == 3 && dims[0] == dims[1] && dims[1] == dims[2] && dims[0] >= 2;
-    if (is_f32 && cube) {
-        e->n = (int64_t)dims[0];
-    } else if (t >= 0 && s >= 0) {
-        char ty[64], sh[128];
-        describe_type(t, ty, sizeof ty);
-        describe_shape(s, sh, sizeof sh);
-        e->problem = pv_asprintf("is %s %s, expected float32 [N][N][N]%s", ty, sh,
-                                 is_f32 && rank == 3 && dims[0] == dims[1] && dims[1] == dims[2]
-                                     ? " with N >= 2" : "");
-    } else {
-        e->problem = strdup("cannot be read (bad type or dataspace)");
-    }
-    if (t >= 0)
-        H5Tclose(t);
-    if (s >= 0)
-        H5Sclose(s);
-}
-
-static pv_status fill_entry(pv_ctx *ctx, hid_t grp, const char *name, pv_h5_entry *e)
-{
-    e->name = strdup(name);
-    for (int a = 0; a < 3; a++)
-        e->min[a] = e->max[a] = NAN;
-    if (!e->name)
-        return pv_err(ctx, PV_ENOMEM, "out of memory");
-    hid_t obj = H5Oopen(grp, name, H5P_DEFAULT);
-    if (obj < 0 || H5Iget_type(obj) != H5I_DATASET) {
-        e->problem = strdup("is not a dataset");
-    } else {
-        check_dataset(obj, e);
-        for (int a = 0; a < 3; a++) {
-            double r[2];
-            if (read_doubles_attr(obj, pv_h5_range_attr[a], r, 2)) {
-                e->min[a] = r[0];
-                e->max[a] = r[1];
-            }
-        }
-        int sum = read_checksum_attr(obj, &e->checksum);
-        e->has_checksum = sum == 1;
-        if (!e->problem && sum < 0)
-            e->problem = strdup("has a checksum attribute that is not one uint64");
-        if (!e->problem && name[0] != '$')
-            e->problem = strdup("is not a grid name (pvox grid names start with $)");
-    }
-    if (obj >= 0)
-        H5Oclose(obj);
-    return PV_OK;
-}
-
-typedef struct name_list {
-    char **name;
-    size_t n, cap;
-    bool oom;
-} name_list;
-
-static herr_t collect(hid_t g, const char *name, const H5L_info_t *info, void *ud)
-{
-    name_list *nl = ud;
-    (void)g;
-    (void)info;
-    if (nl->n == nl->cap) {
-        size_t cap = nl->cap ? 2 * nl->cap : 16;
-        char **nn = realloc(nl->name, cap * sizeof *nn);
-        if (!nn) {
-            nl->oom = true;
-            return -1;
-        }
-        nl->name = nn;
-        nl->cap = cap;
-    }
-    if (!(nl->name[nl->n] = strdup(name))) {
-        nl->oom = true;
-        return -1;
-    }
-    nl->n++;
-    return 0;
-}
-
-/* The link names under /grids, in creation order when the file tracks it. */
-static pv_status list_names(pv_ctx *ctx, pv_h5_file *f, name_list *nl)
-{
-    hsize_t idx = 0;
-    if (H5Literate(f->grp, H5_INDEX_CRT_ORDER, H5_ITER_INC, &idx, collect, nl) < 0 && !nl->oom) {
-        for (size_t k = 0; k < nl->n; k++)
-            free(nl->name[k]);
-        nl->n = 0;
-        idx = 0;
-        if (H5Literate(f->grp, H5_INDEX_NAME, H5_ITER_INC, &idx, collect, nl) < 0 && !nl->oom) {
-            char why[256];
-            pv_h5_last_error(why, sizeof why);
-            return pv_err(ctx, PV_EHDF5, "%s: cannot list " PV_H5_GROUP ": %s", f->path, why);
-        }
-    }
-    if (nl->oom)
-        return pv_err(ctx, PV_ENOMEM, "out of memory");
-    return PV_OK;
-}
-
+/* Collective: rank 0 scans the file's metadata in a child process and broadcasts what it
+ * read; every rank decodes it into f->info. The file's own errors (damaged, not a
+ * checkpoint) come back as the scan's message, recorded on every rank. */
 static pv_status read_info(pv_ctx *ctx, pv_h5_file *f)
 {
-    pv_h5_info *in = &f->info;
-    double fmt = 0;
-    if (read_doubles_attr(f->file, PV_H5_ATTR_FORMAT, &fmt, 1))
-        in->format_version = (int)fmt;
-    in->pvox_version = read_string_attr(f->file, PV_H5_ATTR_VERSION);
-    in->created = read_string_attr(f->file, PV_H5_ATTR_CREATED);
-    in->script = read_string_attr(f->file, PV_H5_ATTR_SCRIPT);
-    in->job_hash = read_string_attr(f->file, PV_H5_ATTR_JOB_HASH);
-    in->job_state = read_string_attr(f->file, PV_H5_ATTR_JOB_STATE);
-    if (!in->pvox_version || !in->created || !in->script || !in->job_hash || !in->job_state)
-        return pv_err(ctx, PV_ENOMEM, "out of memory");
-    if (in->format_version > PV_H5_FORMAT_VERSION)
-        return pv_err(ctx, PV_EIO, "%s: checkpoint format %d is newer than this pvox reads (%d)",
-                      f->path, in->format_version, PV_H5_FORMAT_VERSION);
-    if (H5Lexists(f->file, PV_H5_GROUP, H5P_DEFAULT) <= 0 ||
-        (f->grp = H5Gopen2(f->file, PV_H5_GROUP, H5P_DEFAULT)) < 0)
-        return pv_err(ctx, PV_EIO, "%s: not a pvox checkpoint (no " PV_H5_GROUP " group)", f->path);
-    name_list nl = {0};
-    pv_status st = list_names(ctx, f, &nl);
-    if (st == PV_OK && nl.n > 0 && !(in->grids = calloc(nl.n, sizeof *in->grids)))
+    char *blob = NULL;
+    size_t len = 0;
+    pv_status st = PV_OK;
+    if (ctx->rank == 0) {
+        char *why = NULL;
+        int rc = pv_h5_scan(f->path, &blob, &len, &why);
+        if (rc == -2)
+            st = pv_err(ctx, PV_ENOMEM, "out of memory");
+        else if (rc != 0)
+            st = pv_err(ctx, PV_EIO, "%s", why ? why : "cannot read the metadata");
+        free(why);
+    }
+    if ((st = pv_status_agree(ctx, st)) != PV_OK)
+        return st;
+    if ((st = pv_bcast_bytes(ctx, &blob, &len)) != PV_OK) {
+        if (ctx->rank == 0)
+            free(blob);
+        return st;
+    }
+    char *err = NULL;
+    int rc = pv_h5_scan_decode(blob, len, &f->info, &err);
+    free(blob);
+    if (rc == 1 || rc == 2)
+        st = pv_err(ctx, rc == 1 ? PV_EIO : PV_EHDF5, "%s", err);
+    else if (rc == -2)
         st = pv_err(ctx, PV_ENOMEM, "out of memory");
-    for (size_t k = 0; k < nl.n && st == PV_OK; k++) {
-        st = fill_entry(ctx, f->grp, nl.name[k], &in->grids[k]);
-        in->ngrids = k + 1;
-    }
-    for (size_t k = 0; k < nl.n; k++)
-        free(nl.name[k]);
-    free(nl.name);
-    return st;
-}
-
-static void free_info(pv_h5_info *in)
-{
-    for (size_t k = 0; k < in->ngrids; k++) {
-        free(in->grids[k].name);
-        free(in->grids[k].problem);
-    }
-    free(in->grids);
-    free(in->pvox_version);
-    free(in->created);
-    free(in->script);
-    free(in->job_hash);
-    free(in->job_state);
-    memset(in, 0, sizeof *in);
+    else if (rc != 0)
+        /* a child whose end went unseen (SIGCHLD ignored) but whose report is cut short */
+        st = pv_err(ctx, PV_EIO, "%s: damaged: its HDF5 metadata cannot be read (the reading "
+                    "process ended early)", f->path);
+    free(err);
+    return pv_status_agree(ctx, st);
 }
 
 /* ---- public ------------------------------------------------------------------------ */
@@ -361,6 +149,13 @@ pv_h5_file *pv_h5_open(pv_ctx *ctx, const char *path, const pv_h5_opts *opt)
     f->grp = -1;
     f->max_io = opt && opt->max_io_bytes ? opt->max_io_bytes : PV_H5_DEFAULT_MAX_IO;
     f->verify = !(opt && opt->no_verify);
+    /* the metadata first, read where damage cannot crash the run (h5_meta.c); the ranks
+     * then walk only what that read walked without harm */
+    if (read_info(ctx, f) != PV_OK) {
+        f->file = -1;
+        pv_h5_close(ctx, f);
+        return NULL;
+    }
     hid_t fapl = pv_h5_fapl(ctx, opt && opt->aggregate);
     f->file = fapl < 0 ? -1 : H5Fopen(path, H5F_ACC_RDONLY, fapl);
     st = f->file < 0 ? open_failed(ctx, path) : PV_OK; /* before the next call clears the stack */
@@ -371,7 +166,9 @@ pv_h5_file *pv_h5_open(pv_ctx *ctx, const char *path, const pv_h5_opts *opt)
         pv_h5_close(ctx, f);
         return NULL;
     }
-    if (pv_status_agree(ctx, read_info(ctx, f)) != PV_OK) {
+    if ((f->grp = H5Gopen2(f->file, PV_H5_GROUP, H5P_DEFAULT)) < 0)
+        st = pv_err(ctx, PV_EHDF5, "%s: cannot open " PV_H5_GROUP, path);
+    if (pv_status_agree(ctx, st) != PV_OK) {
         pv_h5_close(ctx, f);
         return NULL;
     }
@@ -579,7 +376,7 @@ void pv_h5_close(pv_ctx *ctx, pv_h5_file *f)
         H5Gclose(f->grp);
     if (f->file >= 0)
         H5Fclose(f->file);
-    free_info(&f->info);
+    pv_h5_info_free(&f->info);
     free(f->path);
     free(f);
 }

@@ -20,8 +20,10 @@
  * The metadata goes first and in one place: HDF5 1.10 writes it collectively, and a
  * write that fails on one rank inside that flush leaves the others waiting (ROMIO) or the
  * library half-closed (a crash at MPI_Finalize). So it is allocated in one block at the
- * start of the file (H5Pset_meta_block_size), reserved with the voxels, and flushed
- * before any voxel is written; a full disk then meets pvox's own agreed transfers.
+ * start of the file (H5Pset_meta_block_size; more grids than it holds take more blocks),
+ * reserved with the voxels, and flushed before any voxel is written; a full disk then
+ * meets pvox's own agreed transfers. The grids' checksums and the metadata checksum
+ * (meta_checksum, h5_meta.c) are written last, in place of placeholders.
  */
 #include "h5_int.h"
 #include "io_int.h"
@@ -55,7 +57,17 @@ static void names_free(save_names *nm)
     free(nm->sums);
 }
 
+/* Where the metadata goes: blocks of this size, the first at the start of the file,
+ * holding the root, /grids and a few hundred grids' headers and attributes (see the
+ * comment at the top); more grids take more blocks, between the voxels. */
+#define META_BLOCK_BYTES ((hsize_t)64 << 10)
+
 /* ---- checks ------------------------------------------------------------------------ */
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
 static pv_status check_grids(pv_ctx *ctx, const char *path, const pv_h5_grid *g, size_t ng)
 {
@@ -68,11 +80,20 @@ static pv_status check_grids(pv_ctx *ctx, const char *path, const pv_h5_grid *g,
         if (g[k].n < 2 || g[k].z0 < 0 || g[k].z1 < g[k].z0 || g[k].z1 > g[k].n ||
             (g[k].z1 > g[k].z0 && !g[k].slab))
             return pv_err(ctx, PV_ERANGE, "%s: bad slab for grid %s", path, g[k].name);
-        for (size_t j = 0; j < k; j++)
-            if (strcmp(g[j].name, g[k].name) == 0)
-                return pv_err(ctx, PV_ERANGE, "%s: grid %s given twice", path, g[k].name);
     }
-    return PV_OK;
+    /* names sorted, so that thousands of grids are checked in N log N, not N² */
+    const char **names = malloc(ng * sizeof *names);
+    if (!names)
+        return pv_err(ctx, PV_ENOMEM, "out of memory");
+    for (size_t k = 0; k < ng; k++)
+        names[k] = g[k].name;
+    qsort(names, ng, sizeof *names, by_name);
+    pv_status st = PV_OK;
+    for (size_t k = 1; k < ng && st == PV_OK; k++)
+        if (strcmp(names[k - 1], names[k]) == 0)
+            st = pv_err(ctx, PV_ERANGE, "%s: grid %s given twice", path, names[k]);
+    free(names);
+    return st;
 }
 
 /* Collective: the ranks' slabs of each grid must add up to n planes. */
@@ -259,7 +280,10 @@ static herr_t root_attrs(hid_t file, const save_names *nm, const char *script,
         pv_h5_attr_string(file, PV_H5_ATTR_CREATED, nm->created) < 0 ||
         pv_h5_attr_string(file, PV_H5_ATTR_SCRIPT, script ? script : "") < 0)
         return -1;
-    return 0;
+    /* a placeholder of the same size, rewritten in place by store_checksums */
+    uint64_t zero = 0;
+    return pv_h5_attr_write(file, PV_H5_ATTR_META_CHECKSUM, H5T_STD_U64LE, H5T_NATIVE_UINT64,
+                            0, 0, &zero);
 }
 
 static herr_t grid_attrs(hid_t dset, const pv_h5_grid *g, uint64_t checksum)
@@ -347,9 +371,20 @@ static pv_status reserve_space(pv_ctx *ctx, const char *path, const char *tmp, h
 {
     *reserved = false;
     hsize_t size = 0;
-    if (H5Fget_filesize(file, &size) < 0)
-        return hdf5_fail(ctx, PV_EHDF5, path, "cannot find the file's size");
-    uint64_t end = (uint64_t)size;
+    uint64_t end = 0;
+    if (H5Fget_filesize(file, &size) >= 0) {
+        end = (uint64_t)size;
+    } else {
+        /* HDF5's MPI-IO driver forgets the file's size after its first write, which the
+         * metadata cache makes once it evicts entries (a few thousand grids), and
+         * H5Fget_eoa is only for SWMR drivers: the size so far plus the metadata block
+         * HDF5 may be filling (below; the datasets' ends are added next) */
+        struct stat sb;
+        if (stat(tmp, &sb) != 0)
+            return pv_err(ctx, PV_EIO, "%s: cannot find the size of '%s': %s", path, tmp,
+                          strerror(errno));
+        end = (uint64_t)sb.st_size + META_BLOCK_BYTES;
+    }
     for (size_t k = 0; k < ng; k++) {
         haddr_t off = H5Dget_offset(dset[k]);
         if (off == HADDR_UNDEF)
@@ -448,19 +483,37 @@ static pv_status write_one(pv_ctx *ctx, const char *path, int fd, hid_t dset,
     return pv_h5_sum_ranks(ctx, st, pv_h5_hasher_take(hs), sum);
 }
 
-/* Collective: the checksums into the attributes created with a placeholder (same size:
- * rewritten in place in the metadata block, flushed by the close). */
-static pv_status store_checksums(pv_ctx *ctx, const char *path, const hid_t *dset,
-                                 const uint64_t *sums, size_t ng)
+/* Rewrite attribute `name` of loc, created with a placeholder of the same size. */
+static herr_t rewrite_u64(hid_t loc, const char *name, uint64_t v)
+{
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_UINT64, &v);
+    if (a >= 0 && H5Aclose(a) < 0)
+        rc = -1;
+    return rc;
+}
+
+/* Collective: the grids' checksums and the metadata checksum (h5_meta.c: what a reader
+ * will read, here from what was written) into the attributes created with placeholders
+ * (same size: rewritten in place in the metadata block, flushed by the close). */
+static pv_status store_checksums(pv_ctx *ctx, const char *path, hid_t file, const hid_t *dset,
+                                 const save_names *nm, const pv_h5_grid *g, size_t ng,
+                                 const pv_h5_opts *o)
 {
     pv_status st = PV_OK;
+    uint64_t meta;
+    pv_h5_meta_head(&meta, PV_H5_FORMAT_VERSION, PV_VERSION_STRING, nm->created,
+                    o->script ? o->script : "", o->job_hash ? o->job_hash : "",
+                    o->job_state ? o->job_state : "", ng);
     for (size_t k = 0; k < ng && st == PV_OK; k++) {
-        hid_t a = H5Aopen(dset[k], PV_H5_ATTR_CHECKSUM, H5P_DEFAULT);
-        if (a < 0 || H5Awrite(a, H5T_NATIVE_UINT64, &sums[k]) < 0)
+        haddr_t off = H5Dget_offset(dset[k]);
+        pv_h5_meta_grid(&meta, g[k].name, g[k].n, g[k].min, g[k].max, true, nm->sums[k],
+                        off == HADDR_UNDEF ? UINT64_MAX : (uint64_t)off, 1);
+        if (rewrite_u64(dset[k], PV_H5_ATTR_CHECKSUM, nm->sums[k]) < 0)
             st = hdf5_fail(ctx, PV_EHDF5, path, "cannot write attributes");
-        if (a >= 0)
-            H5Aclose(a);
     }
+    if (st == PV_OK && rewrite_u64(file, PV_H5_ATTR_META_CHECKSUM, meta) < 0)
+        st = hdf5_fail(ctx, PV_EHDF5, path, "cannot write attributes");
     return pv_status_agree(ctx, st);
 }
 
@@ -511,7 +564,7 @@ static pv_status write_grids(pv_ctx *ctx, const char *path, hid_t file, hid_t gr
     if (fd >= 0)
         close(fd);
     if (st == PV_OK)
-        st = store_checksums(ctx, path, dset, nm->sums, ng);
+        st = store_checksums(ctx, path, file, dset, nm, grids, ng, o);
     if (st == PV_OK)
         pv_progress_end(ctx, &bar);
     else
@@ -539,9 +592,6 @@ static void free_space(const char *tmp)
     close(fd);
 }
 
-/* Where the metadata goes: one block at the start of the file, big enough for the root,
- * /grids and a few dozen grids' headers and attributes (see the comment at the top). */
-#define META_BLOCK_BYTES ((hsize_t)64 << 10)
 
 /* Collective: the temporary file, created exclusively (an existing file or link of that
  * name is an error, never followed or truncated). */

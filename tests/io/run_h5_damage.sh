@@ -76,6 +76,7 @@ if what == "strip":
     with h5py.File(path, "r+") as f:
         for d in f["/grids"].values():
             del d.attrs["checksum"]
+        del f.attrs["meta_checksum"]  # files before it have neither
     sys.exit(0)
 with h5py.File(path, "r") as f:
     d = f["/grids/" + what]

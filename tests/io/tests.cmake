@@ -88,3 +88,22 @@ if(NOT PV_SANITIZE)
       LABELS "io;mpi" PROCESSORS 2 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
   endforeach()
 endif()
+# The metadata checksum and its checks (README "Checksums and failed writes"):
+# - io.test_h5_flip (test_h5_flip.c, registered by the glob): every bit of a checkpoint's
+#   metadata flipped in turn, each load identical or refused with exit code 3, never a
+#   signal (two worker processes; a few minutes on a busy 2-core machine);
+# - io.ckpt_meta.np<N>: all scripts of the command line in the job hash, an edited or
+#   garbage job_state refused, 50 flipped bits loaded through pvox itself (run_ckpt_meta.sh);
+# - io.h5_many_grids: vsave and vload of 5,000 grids (run_h5_many.sh).
+set_tests_properties(io.test_h5_flip PROPERTIES PROCESSORS 2 TIMEOUT 1200)
+foreach(np 1 3)
+  add_test(NAME io.ckpt_meta.np${np}
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_ckpt_meta.sh $<TARGET_FILE:pvox>
+            ${MPIEXEC_EXECUTABLE} ${np})
+  set_tests_properties(io.ckpt_meta.np${np} PROPERTIES
+    LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 600 ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()
+add_test(NAME io.h5_many_grids
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_h5_many.sh $<TARGET_FILE:pvox> ${MPIEXEC_EXECUTABLE})
+set_tests_properties(io.h5_many_grids PROPERTIES
+  LABELS "io;mpi" PROCESSORS 2 TIMEOUT 600 ENVIRONMENT "${PV_MPI_ENV}")
