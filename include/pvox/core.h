@@ -70,7 +70,9 @@ typedef struct pv_options {
     int fail_alloc_rank;     /* ... this one */
     size_t fail_alloc_min;   /* testing: count only allocations of at least this size */
     const char *checkpoint;  /* --checkpoint FILE: save all grids after grid changes */
-    double checkpoint_every; /* --checkpoint-every SECONDS: at most one save per interval */
+    double checkpoint_every; /* --checkpoint-every SECONDS: at most one save per interval;
+                                PV_CHECKPOINT_AUTO (the default): saves keep to about a
+                                tenth of the run's time (exec/ckpt.c) */
     const char *resume;      /* --resume FILE: replay the script from this checkpoint */
     bool resume_if_exists;   /* --resume-if-exists: resume from the --resume FILE, else the
                                 --checkpoint FILE, only when it exists (else start afresh) */
@@ -261,6 +263,11 @@ bool pv_mul_size(size_t a, size_t b, size_t *out);
  * up. A big grid's polygons would not fit a cache of that size anyway (a 1024^3 frame of
  * 201 levels has 9.5 M triangles). */
 #define PV_ISO_CACHE_AUTO SIZE_MAX
+/* --checkpoint-every's default: a save is due once the run has gone on for ten times as
+ * long as the last save took (exec/ckpt.c maybe_save), so saves take about a tenth of
+ * the run whatever the number of grids; 0 saves after every change. */
+#define PV_CHECKPOINT_AUTO (-1.0)
+#define PV_CHECKPOINT_AUTO_RATIO 10.0
 size_t pv_iso_cache_default(size_t grid_bytes);
 
 /* The growable array: make room for at least `need` elements of `elem` bytes in the

@@ -176,9 +176,13 @@ static pv_status valued(pv_cli *cli, int argc, char **argv, int *i)
         return PV_OK;
     case 7: {
         char *end = NULL;
+        if (!strcmp(val, "auto")) {
+            cli->opt.checkpoint_every = PV_CHECKPOINT_AUTO;
+            return PV_OK;
+        }
         double sec = strtod(val, &end);
         if (!*val || *end || !(sec >= 0) || sec > 1e9)
-            return usage(cli, "invalid interval '%s' (expected seconds, e.g. 600)", val);
+            return usage(cli, "invalid interval '%s' (expected seconds, e.g. 600, or auto)", val);
         cli->opt.checkpoint_every = sec;
         return PV_OK;
     }
@@ -333,7 +337,9 @@ void pv_cli_print_help(FILE *f)
           "                       names (other files stay relative to the current directory)\n"
           "  --checkpoint FILE    save all grids to FILE (HDF5) after each grid change and\n"
           "                       before a plot that follows one (README \"Checkpoints\")\n"
-          "  --checkpoint-every S at most one checkpoint every S seconds (default 0)\n"
+          "  --checkpoint-every S at most one checkpoint every S seconds; 0: after every\n"
+          "                       change; auto (default): once the run has gone on ten\n"
+          "                       times as long as the last save took\n"
           "  --resume FILE        load the grids from FILE and replay the script, skipping\n"
           "                       the grid changes it holds and plots already written\n"
           "  --resume-if-exists   resume from the --checkpoint FILE (or --resume FILE) when\n"

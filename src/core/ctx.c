@@ -79,6 +79,7 @@ void pv_options_default(pv_options *opt)
         .fail_alloc_at = 0,
         .iso_cache_bytes = PV_ISO_CACHE_AUTO,
         .frame_writer = -1,
+        .checkpoint_every = PV_CHECKPOINT_AUTO,
     };
 }
 

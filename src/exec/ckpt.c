@@ -232,13 +232,16 @@ static pv_status save_now(pv_interp *I)
     pv_h5_stats hs;
     pv_stats_cmd sc;
     pv_stats_command_begin(ctx, &sc);
+    double t0 = MPI_Wtime();
     pv_status st = pv_h5_save_all(ctx, ctx->opt.checkpoint, d, n, &o, &hs);
     pv_status rs = pv_stats_command_end(ctx, &sc, "checkpoint", NULL);
     if (st == PV_OK) st = pv_status_agree(ctx, rs);
     free(d);
     if (st == PV_OK) {
         I->ck.dirty = false;
+        I->ck.deferred = false;
         I->ck.last_save = MPI_Wtime();
+        I->ck.save_seconds = I->ck.last_save - t0;
         pv_log(ctx, PV_LOG_INFO, "ckpt", "checkpoint %s: %zu grid%s after %" PRId64
                " grid changes (%.2f s)", ctx->opt.checkpoint, n, n == 1 ? "" : "s",
                held, hs.seconds);
@@ -246,17 +249,33 @@ static pv_status save_now(pv_interp *I)
     return st;
 }
 
-/* Save if --checkpoint is on and the interval allows (rank 0's clock decides). */
+/* Save if --checkpoint is on and the interval allows (rank 0's clock decides). The
+ * interval is --checkpoint-every's seconds or, by default (PV_CHECKPOINT_AUTO), ten times
+ * what the last save took: every save writes every grid, so saving after each of many
+ * small changes would cost the square of the grid count; this way saves take about a
+ * tenth of the run and a crash loses at most about ten saves' time of work. A save put
+ * off is made at the latest when the script ends (pv_ckpt_finish) or a signal stops it. */
 static pv_status maybe_save(pv_interp *I)
 {
     pv_ctx *ctx = I->ctx;
     if (!ctx->opt.checkpoint || !I->ck.dirty)
         return PV_OK;
     int go = 1;
-    if (ctx->opt.checkpoint_every > 0 && I->ck.last_save > 0)
-        go = MPI_Wtime() - I->ck.last_save >= ctx->opt.checkpoint_every;
-    MPI_Bcast(&go, 1, MPI_INT, 0, ctx->comm);
+    double every = ctx->opt.checkpoint_every;
+    if (every == PV_CHECKPOINT_AUTO) every = PV_CHECKPOINT_AUTO_RATIO * I->ck.save_seconds;
+    if (every > 0 && I->ck.last_save > 0)
+        go = MPI_Wtime() - I->ck.last_save >= every;
+    if (MPI_Bcast(&go, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+        return pv_status_agree(ctx, pv_err(ctx, PV_EMPI, "MPI_Bcast failed before a checkpoint"));
+    if (!go) I->ck.deferred = true;
     return go ? save_now(I) : PV_OK;
+}
+
+pv_status pv_ckpt_finish(pv_interp *I)
+{
+    if (!I->ctx->opt.checkpoint || !I->ck.dirty || !I->ck.deferred)
+        return PV_OK;
+    return save_now(I);
 }
 
 /* ---- stopping early (pvox/stop.h) ----

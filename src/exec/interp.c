@@ -476,6 +476,7 @@ static pv_status finish_run(pv_interp *I, pv_status st)
     /* script errors are deterministic, but agree anyway so no rank can be left behind;
      * the last frame's write is agreed with them (frames.h) */
     pv_status agreed = pv_frames_agree(I, st == PV_EEXIT ? PV_OK : st);
+    if (agreed == PV_OK) agreed = pv_ckpt_finish(I); /* saves the interval put off */
     /* print and table files: a write that failed (a file size limit, a full disk) */
     pv_status ost = pv_out_check(I);
     if (agreed == PV_OK && ost != PV_OK) agreed = ost;

@@ -238,8 +238,8 @@ assert [c["at"] for c in d["commands"]] == ["cmds.gp:%d" % i for i in (1, 2, 3, 
 t = d["totals"]["commands"]
 assert sorted(t) == sorted(set(names)) and all(v["count"] == 1 for v in t.values()), t
 PY
-    # --checkpoint's saves (after each grid change but set vgrid) and --resume's load
-    run "${mpi[@]}" "$PVOX" -q --checkpoint ck.h5 --stats stk.json cmds.gp
+    # --checkpoint-every 0: a save after each grid change but set vgrid; --resume's load
+    run "${mpi[@]}" "$PVOX" -q --checkpoint ck.h5 --checkpoint-every 0 --stats stk.json cmds.gp
     expect_rc 0
     run "${mpi[@]}" "$PVOX" -q --resume ck.h5 --stats str.json cmds.gp
     expect_rc 0

@@ -5,7 +5,7 @@
 # frames of an uninterrupted run (README "--checkpoint and --resume").
 #   kill_rank.sh PVOX MPIEXEC NP RANK...
 # The job, kill_job.gp: a 64³ grid changed by a vfill and drawn as a 480x360 frame in each
-# of 24 iterations, with --checkpoint ck.h5 (a save after every vfill). For each RANK:
+# of 24 iterations, with --checkpoint ck.h5 --checkpoint-every 0 (a save after every vfill). For each RANK:
 #  1. run at NP ranks; once f03.png exists, SIGKILL that rank's process (found as a child
 #     of our mpiexec by its OMPI_COMM_WORLD_RANK), aimed at a checkpoint being written:
 #     while its temporary HDF5 file exists (every rank takes part in the collective
@@ -45,7 +45,7 @@ fault_need_tools h5dump h5diff pgrep
 fault_scratch pvox-kill
 
 cp "$here/kill_job.gp" job.gp
-ARGS=(-v --checkpoint ck.h5 job.gp)
+ARGS=(-v --checkpoint ck.h5 --checkpoint-every 0 job.gp)
 frames=()
 for ((i = 0; i < ITERS; i++)); do frames+=("$(printf 'f%02d.png' "$i")"); done
 

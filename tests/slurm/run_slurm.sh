@@ -474,7 +474,7 @@ log "ok: a script error ends the job FAILED 1:0: $(grep -m1 "$err" "$out")"
 
 # 7. a task killed with SIGKILL (as the OOM killer or a failing node does it), resumed
 expect_job "dipole.sbatch kill_job.gp (uninterrupted)" "$j_kref" COMPLETED 0:0 "kill_ref-$j_kref.out" 90
-j_kill=$(PVOX_OUTDIR=kill PVOX_ARGS="--checkpoint kill.h5" "${SB[@]}" --mem=512M \
+j_kill=$(PVOX_OUTDIR=kill PVOX_ARGS="--checkpoint kill.h5 --checkpoint-every 0" "${SB[@]}" --mem=512M \
     --job-name=kill_task jobs/dipole.sbatch kill_job.gp)
 out=kill_task-$j_kill.out
 task_pids() {   # jobid [procid] -> PIDs of the job's pvox processes (of that task only)
