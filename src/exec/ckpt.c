@@ -239,7 +239,6 @@ static pv_status save_now(pv_interp *I)
     free(d);
     if (st == PV_OK) {
         I->ck.dirty = false;
-        I->ck.deferred = false;
         I->ck.last_save = MPI_Wtime();
         I->ck.save_seconds = I->ck.last_save - t0;
         pv_log(ctx, PV_LOG_INFO, "ckpt", "checkpoint %s: %zu grid%s after %" PRId64
@@ -254,7 +253,8 @@ static pv_status save_now(pv_interp *I)
  * what the last save took: every save writes every grid, so saving after each of many
  * small changes would cost the square of the grid count; this way saves take about a
  * tenth of the run and a crash loses at most about ten saves' time of work. A save put
- * off is made at the latest when the script ends (pv_ckpt_finish) or a signal stops it. */
+ * off is made at the latest when the script ends (pv_ckpt_finish, which also saves
+ * changes no save follows, such as voxel()=) or when a signal stops it. */
 static pv_status maybe_save(pv_interp *I)
 {
     pv_ctx *ctx = I->ctx;
@@ -267,13 +267,12 @@ static pv_status maybe_save(pv_interp *I)
         go = MPI_Wtime() - I->ck.last_save >= every;
     if (MPI_Bcast(&go, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
         return pv_status_agree(ctx, pv_err(ctx, PV_EMPI, "MPI_Bcast failed before a checkpoint"));
-    if (!go) I->ck.deferred = true;
     return go ? save_now(I) : PV_OK;
 }
 
 pv_status pv_ckpt_finish(pv_interp *I)
 {
-    if (!I->ctx->opt.checkpoint || !I->ck.dirty || !I->ck.deferred)
+    if (!I->ctx->opt.checkpoint || !I->ck.dirty)
         return PV_OK;
     return save_now(I);
 }

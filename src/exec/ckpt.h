@@ -30,8 +30,9 @@ pv_status pv_ckpt_script_start(pv_interp *I, const char *text, size_t len);
  * `timed` (or NULL) names a grid command --stats records (pvox/stats.h). Collective. */
 pv_status pv_ckpt_stmt(pv_interp *I, pv_cursor *c, pv_ck_class ck, pv_cmd_fn run,
                        const char *timed);
-/* The end of a top-level script that ran without error: changes whose save the interval
- * put off are saved now, so the file holds the script's final grids. Collective. */
+/* The end of a top-level script that ran without error: changes not saved yet (put off
+ * by the interval, or voxel()= and set v?range, which no save follows) are saved now, so
+ * the file holds the script's final grids. Collective. */
 pv_status pv_ckpt_finish(pv_interp *I);
 /* A resumed run skips a plot whose output file exists (rank 0 looks; all agree). */
 bool pv_ckpt_skip_plot(pv_interp *I, const char *path);

@@ -91,8 +91,6 @@ struct pv_interp {
                                 --resume-if-exists, --checkpoint), NULL: none */
         double last_save;    /* MPI_Wtime of the last save (rank 0's clock) */
         double save_seconds; /* how long the last save took (rank 0's clock) */
-        bool deferred;       /* a due save was put off by the interval: the end of the
-                                script saves what is still unsaved */
         char hash[17];       /* FNV-1a 64 of the job script, hex (of several scripts:
                                 of their hashes, ckpt.c job_hash) */
         const char *const *scripts; /* the job's scripts (pv_interp_set_job_scripts) */

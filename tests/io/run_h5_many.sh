@@ -4,6 +4,7 @@
 # 5,000 grids of sizes 2, 3 and 4 with their own ranges and values: vsave at 2 ranks,
 # vload at 1 and 2 ranks; the -v checksums of every grid and the values printed after the
 # load equal those before the save; the ranges and shapes in the file (h5py) are those set.
+# The same job with --checkpoint: the file it leaves holds every grid and every change.
 set -uo pipefail
 PVOX=$(realpath "$1") MPIEXEC=$2
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
@@ -49,6 +50,25 @@ for np in 1 2; do
     [ "$(sums save)" = "$(sums load$np)" ] || failed "vload at $np ranks: the checksums differ"
     cmp -s save.out load$np.out || failed "vload at $np ranks: prints $(cat load$np.out), expected $(cat save.out)"
 done
+# --checkpoint of the same job (grids made one by one, 5 changes each): by default saves
+# are put off while they would take more than a tenth of the run, and the one put off
+# last is made when the script ends, so the file holds every grid and every change
+grep -v '^vsave' save.gp >ckjob.gp
+runp 2 ck -v --checkpoint ck.h5 ckjob.gp || failed "--checkpoint of $N grids: $(tail -3 ck.log)"
+echo "--checkpoint of $N grids, $((5 * N)) changes: $(grep -c 'checkpoint ck.h5:' ck.log) saves"
+printf 'vload "ck.h5"\n' | cat - check.gp >ckload.gp
+runp 1 ckload ckload.gp || failed "vload of the checkpoint: $(tail -3 ckload.log)"
+cmp -s save.out ckload.out || failed "the checkpoint's grids print $(cat ckload.out), expected $(cat save.out)"
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+    /usr/bin/python3 - $N <<'PY' || failed "the checkpoint's job_state"
+import sys, h5py
+n = int(sys.argv[1])
+with h5py.File("ck.h5", "r") as f:
+    s = f.attrs["job_state"]
+    s = s.decode() if isinstance(s, bytes) else s
+    assert s == "changes=%d active=$g%d" % (5 * n, n), s
+PY
+fi
 # the ranges and shapes in the file, where h5py is installed
 if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
     /usr/bin/python3 - $N <<'PY' || failed "the ranges in the file"
