@@ -106,7 +106,9 @@ endforeach()
 # hash of the build directory and <n> the test's number: the paths stay short (Open MPI
 # and PMIx put files and sockets below, and a socket path has at most 107 bytes). The
 # directories must exist (mktemp, pvox's own directory): test pv.tmpdirs makes them,
-# every test requires it. What stays behind is one directory per test.
+# every test requires it. What stays behind is one directory per test: pv.tmpdirs also
+# removes the empty directories in them that nothing has touched for 10 minutes (Open
+# MPI singletons of other programs, e.g. ParaView's, leave their jf.* there).
 # (tests/slurm keeps the shared TMPDIR: its lock file is one per machine.)
 string(SHA1 pv_build_hash "${CMAKE_BINARY_DIR}")
 string(SUBSTRING "${pv_build_hash}" 0 8 pv_build_hash)
@@ -124,7 +126,8 @@ foreach(t ${pv_all_tests})
   set_property(TEST ${t} APPEND PROPERTY FIXTURES_REQUIRED pv_tmpdirs)
   list(APPEND pv_tmp_dirs ${PV_TEST_TMP_ROOT}/${pv_test_index})
 endforeach()
-add_test(NAME pv.tmpdirs COMMAND ${CMAKE_COMMAND} -E make_directory ${pv_tmp_dirs})
+add_test(NAME pv.tmpdirs COMMAND sh -c
+  [=[mkdir -p "$@" && find "$@" -mindepth 1 -type d -empty -mmin +10 -delete]=] sh ${pv_tmp_dirs})
 set_tests_properties(pv.tmpdirs PROPERTIES FIXTURES_SETUP pv_tmpdirs LABELS tmpdirs)
 
 if(PV_SANITIZE)
