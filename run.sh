@@ -30,9 +30,20 @@ pv_install_packages "${PV_BUILD_PACKAGES[@]}"
 pv_build "$here" "$build" -DPV_BUILD_TESTS=OFF -DPV_BUILD_BENCH=OFF
 pv_mpi_env
 np=${PVOX_NP:-2}
+# Open MPI's session directory of its own for this mpirun, removed at exit: Open MPI 4
+# otherwise keeps every job's under one shared $TMPDIR/ompi.<host>.<uid>, and an mpirun
+# starting just as another job on the node ends can fail in MPI_Init (README "Start-up
+# time"). A choice of the user's (OMPI_MCA_orte_*tmpdir_base, orte_top_session_dir) is
+# kept; the directory is made in TMPDIR (or /tmp).
+mpi_opts=()
+if [ -z "${OMPI_MCA_orte_tmpdir_base:-}${OMPI_MCA_orte_local_tmpdir_base:-}${OMPI_MCA_orte_remote_tmpdir_base:-}${OMPI_MCA_orte_top_session_dir:-}" ]; then
+    session=$(mktemp -d "${TMPDIR:-/tmp}/pvox-run.XXXXXX")
+    trap 'rm -rf "$session"' EXIT
+    mpi_opts=(--mca orte_tmpdir_base "$session")
+fi
 pv_say "mpirun --bind-to none -n $np $build/pvox ${opts[*]} ${jobs[*]}   (in $(pwd))"
 set +e
-mpirun --quiet --bind-to none -n "$np" "$build/pvox" "${opts[@]}" "${jobs[@]}"
+mpirun --quiet --bind-to none "${mpi_opts[@]}" -n "$np" "$build/pvox" "${opts[@]}" "${jobs[@]}"
 rc=$?
 set -e
 pv_say "pvox exited with $rc"

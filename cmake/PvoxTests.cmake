@@ -96,6 +96,40 @@ foreach(dir ${pv_test_dirs})
   endif()
 endforeach()
 
+# Every test (but the SLURM one) gets a TMPDIR of its own, /tmp/pvt-<build>/<n>, where
+# Open MPI keeps its session directories. Open MPI 4 keeps those of all of a user's jobs
+# on a node under one directory, $TMPDIR/ompi.<host>.<uid>, which the last job to end
+# removes; an mpiexec (or a singleton that is not pvox) starting just then fails in
+# MPI_Init (README "Start-up time"). With a TMPDIR per test, tests running beside each
+# other (ctest -j, several build trees) never share it; pvox singletons keep making their
+# own directory inside it, and scratch files of the tests land there too. <build> is a
+# hash of the build directory and <n> the test's number: the paths stay short (Open MPI
+# and PMIx put files and sockets below, and a socket path has at most 107 bytes). The
+# directories must exist (mktemp, pvox's own directory): test pv.tmpdirs makes them,
+# every test requires it. What stays behind is one directory per test: pv.tmpdirs also
+# removes the empty directories in them that nothing has touched for 10 minutes (Open
+# MPI singletons of other programs, e.g. ParaView's, leave their jf.* there).
+# (tests/slurm keeps the shared TMPDIR: its lock file is one per machine.)
+string(SHA1 pv_build_hash "${CMAKE_BINARY_DIR}")
+string(SUBSTRING "${pv_build_hash}" 0 8 pv_build_hash)
+set(PV_TEST_TMP_ROOT /tmp/pvt-${pv_build_hash})
+get_property(pv_all_tests DIRECTORY PROPERTY TESTS)
+set(pv_tmp_dirs "")
+set(pv_test_index 0)
+foreach(t ${pv_all_tests})
+  get_test_property(${t} LABELS pv_labels)
+  if(pv_labels MATCHES "(^|;)slurm(;|$)")
+    continue()
+  endif()
+  math(EXPR pv_test_index "${pv_test_index} + 1")
+  set_property(TEST ${t} APPEND PROPERTY ENVIRONMENT "TMPDIR=${PV_TEST_TMP_ROOT}/${pv_test_index}")
+  set_property(TEST ${t} APPEND PROPERTY FIXTURES_REQUIRED pv_tmpdirs)
+  list(APPEND pv_tmp_dirs ${PV_TEST_TMP_ROOT}/${pv_test_index})
+endforeach()
+add_test(NAME pv.tmpdirs COMMAND sh -c
+  [=[mkdir -p "$@" && find "$@" -mindepth 1 -type d -empty -mmin +10 -delete]=] sh ${pv_tmp_dirs})
+set_tests_properties(pv.tmpdirs PROPERTIES FIXTURES_SETUP pv_tmpdirs LABELS tmpdirs)
+
 if(PV_SANITIZE)
   # sanitizer.clear empties the report directory before any test, sanitizer.reports fails
   # after all of them if a process wrote a report (tools/sanitizer/reports.sh)

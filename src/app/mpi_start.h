@@ -11,7 +11,7 @@
 typedef enum {
     PV_MPI_TUNE_NONE,      /* launched across nodes: nothing set */
     PV_MPI_TUNE_SINGLETON, /* no launcher: loopback transport only */
-    PV_MPI_TUNE_ONE_NODE,  /* Open MPI's mpiexec, every rank on this node: pml ob1 */
+    PV_MPI_TUNE_ONE_NODE,  /* mpiexec or srun, every rank on this node: pml ob1 */
     PV_MPI_TUNE_OFF        /* PVOX_MPI_TUNE=0 */
 } pv_mpi_tuning;
 

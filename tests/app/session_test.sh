@@ -2,14 +2,15 @@
 # Open MPI session directories (README "Start-up time"): pvox started as a singleton uses a
 # session directory of its own, so many one-process runs started and ending together (a
 # job array, a test suite), and mpiexec jobs beside them, cannot make each other's
-# MPI_Init fail; and nothing is left behind.
+# MPI_Init fail; mpiexec jobs given a directory each (--mca orte_tmpdir_base) cannot
+# either; and nothing is left behind.
 #
 #   session_test.sh PVOX MPIEXEC [WIDEN_SO]
 #
-# WIDEN_SO (widen_mkdir.c, not in sanitizer builds) is preloaded into the singletons: it
-# widens the window in which a shared top directory can be removed under a starting job
-# from microseconds to 20 ms, so that sharing it fails this test every time, not once in
-# thousands of runs. Every run here uses TMPDIR=<scratch>/tmp, which only this test uses,
+# WIDEN_SO (widen_mkdir.c, not in sanitizer builds) is preloaded into the singletons and
+# into the mpiexec jobs of part 6: it widens the window in which a shared top directory
+# can be removed under a starting job from microseconds to 20 ms, so that sharing it
+# fails this test every time, not once in thousands of runs. Every run here uses TMPDIR=<scratch>/tmp, which only this test uses,
 # so the check for leftovers is exact and other tests running beside this one do not
 # matter. No timing is assumed: runs only have to finish (300 s hang guard each).
 set -u
@@ -183,6 +184,40 @@ OMPI_MCA_orte_tmpdir_base=$work/user timeout 300 "$PVOX" -e "set print '-'; prin
 echo $? >"$work/out/u.rc"
 check u "user"
 check_empty "with the user's orte_tmpdir_base"
+
+# 6. mpiexec jobs side by side, each with a directory of its own (--mca orte_tmpdir_base,
+# as README "Start-up time" and run.sh do): mpiexec makes its session directory before
+# pvox runs, so only that setting keeps it apart. WIDEN_SO is preloaded into mpiexec here
+# (and so into its ranks, where it changes nothing): the same jobs sharing the top
+# directory fail a few times in such a run (README gives the numbers); with a directory
+# each, none may. A burst of 12 at once, then three streams of 8 back-to-back jobs.
+# Open MPI leaves the directory it was given (empty): nothing else may remain in it.
+mpiexec_own() { # NAME: a background 2-rank run with its own orte_tmpdir_base
+    mkdir "$work/own.$1"
+    (
+        if [ -n "$WIDEN" ]; then export LD_PRELOAD=$WIDEN; fi
+        timeout 300 "$MPIEXEC" --mca orte_tmpdir_base "$work/own.$1" -n 2 "$PVOX" \
+            -e "set print '-'; print '$1'" >"$work/out/$1.out" 2>"$work/out/$1.err" </dev/null
+        echo $? >"$work/out/$1.rc"
+    ) &
+}
+for i in $(seq 12); do mpiexec_own "b.$i"; done
+wait
+for s in 1 2 3; do
+    (
+        for i in $(seq 8); do
+            mpiexec_own "ms$s.$i"
+            wait
+        done
+    ) &
+done
+wait
+for name in $(seq -f 'b.%g' 12) $(for s in 1 2 3; do seq -f "ms$s.%g" 8; done); do
+    check "$name" "$name"
+    left=$(cd "$work/own.$name" && find . -mindepth 1 | head -5)
+    [ -z "$left" ] || fail "$name: left behind in its orte_tmpdir_base: $(echo "$left" | tr '\n' ' ')"
+done
+check_empty "mpiexec jobs with orte_tmpdir_base"
 
 if [ "$fails" -ne 0 ]; then
     echo "session_test: $fails failure(s)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_slurm.sh PVOX [SRCDIR] -- run the SLURM job scripts of jobs/ on a private,
+# run_slurm.sh PVOX [SRCDIR [WIDEN_SO]] -- run the SLURM job scripts of jobs/ on a private,
 # single-node SLURM cluster started here and check the results.
 #
 # Brings up munged + slurmctld + slurmd as background children in foreground mode, with
@@ -34,6 +34,16 @@
 #  10. jobs/restart.sbatch, scancel      (SIGTERM, SIGKILL after KillWait) after 6
 #                                        frames: CANCELLED; submitted again, it resumes
 #                                        and ends as the uninterrupted job
+#  11. 20 srun steps at once           in one job (12 one-task, 8 two-task steps,
+#                                        --overlap) with tests/app/widen_mkdir.c
+#                                        preloaded into pvox (WIDEN_SO), beside a loop
+#                                        making and removing Open MPI's shared top
+#                                        directory in the steps' TMPDIR as other jobs
+#                                        on a node do: every step prints its line and
+#                                        exits 0 (a rank using that directory would
+#                                        fail; srun's ranks get one per step from
+#                                        PMIx), nothing is left in that TMPDIR or of
+#                                        the steps' PMIx directories
 # then stops the daemons it started, by PID, whatever happens: on exit or a signal (trap),
 # and, if the test is killed outright, from a detached watchdog (see "stopping").
 # One run at a time per machine (lock file $TMPDIR/pvox-slurm-test.lock).
@@ -105,8 +115,9 @@ if [ "${1:-}" = --watchdog ]; then
     exit 0
 fi
 
-PVOX=${1:?usage: run_slurm.sh PVOX [SRCDIR]}
+PVOX=${1:?usage: run_slurm.sh PVOX [SRCDIR [WIDEN_SO]]}
 SRCDIR=${2:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+WIDEN=${3:-}   # tests/app/widen_mkdir.c built (none in sanitizer builds), for 11
 PVOX=$(cd "$(dirname "$PVOX")" && pwd)/$(basename "$PVOX")
 
 T0=$(date +%s.%N)
@@ -406,7 +417,36 @@ j_arr=$(PVOX_N=64 PVOX_FRAMES=12 PVOX_OUTDIR=turn_arr "${SB[@]}" --mem=512M --ar
 RS_FRAMES=48   # restart.sbatch's frames in 9 and 10: the signals come after 4 and 6
 j_rref=$(PVOX_OUTDIR=rs_ref PVOX_N=64 PVOX_FRAMES=$RS_FRAMES PVOX_ARGS=-v "${SB[@]}" --mem=512M \
     --job-name=restart_ref jobs/restart.sbatch)
-log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad $j_kref $j_aone $j_arr $j_rref"
+# 11's job: 20 concurrent steps, each pvox with widen_mkdir.c preloaded, beside a loop
+# that makes and removes Open MPI's per-user top directory in their TMPDIR
+cat >steps.sbatch <<'EOF'
+#!/bin/bash
+#SBATCH --ntasks=2 --job-name=steps --output=steps-%j.out
+export TMPDIR=$PWD/steps_tmp
+top=$TMPDIR/ompi.$(hostname -s).$(id -u)
+while [ ! -e steps_tmp.stop ]; do mkdir -p "$top"; rmdir "$top"; sleep 0.01; done 2>/dev/null &
+churn=$!
+pids=()
+for i in $(seq 1 20); do
+    n=1 args=()
+    if [ $((i % 5)) -lt 2 ]; then n=2; fi
+    if [ "$i" = 20 ]; then args=(-vv); fi
+    srun --overlap -n "$n" --kill-on-bad-exit=1 env ${WIDEN:+LD_PRELOAD="$WIDEN"} \
+        "$PVOX" "${args[@]}" -e 'set vgrid $g size 16; set vxrange [0:1]; set vyrange [0:1]; set vzrange [0:1]' \
+        -e "voxel(0.5, 0.5, 0.9) = $i; set print '-'; print sprintf('step $i: %g', voxel(0.5, 0.5, 0.9))" \
+        >"steps/$i.out" 2>"steps/$i.err" &
+    pids+=($!)
+done
+for i in $(seq 1 20); do
+    wait "${pids[$((i - 1))]}"
+    echo $? >"steps/$i.rc"
+done
+touch steps_tmp.stop
+wait "$churn"
+EOF
+mkdir steps steps_tmp
+j_steps=$(WIDEN=$WIDEN "${SB[@]}" steps.sbatch)
+log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad $j_kref $j_aone $j_arr $j_rref $j_steps"
 
 # 1. the example job: every picture of examples/dipole.gp
 expect_job dipole.sbatch "$j_dip" COMPLETED 0:0 "dipole-$j_dip.out" 150
@@ -672,5 +712,23 @@ expect_job "restart.sbatch submitted again" "$j_rk2" COMPLETED 0:0 "$out" 120
 grep -qF 'ckpt: resuming from rk/restart.h5' "$out" || { show_output "$out"; fail "restart_again: no 'resuming from rk/restart.h5'"; }
 restart_matches restart_again rk "$out"
 log "ok: restart.sbatch cancelled after $frames_before frames ($how), submitted again: resumed and completed the $RS_FRAMES frames as uninterrupted ($(seconds_since "$t_rs") s in all)"
+
+# 11. the concurrent steps (queued at the start): every one printed its line and exited 0
+expect_job "steps.sbatch (20 concurrent srun steps)" "$j_steps" COMPLETED 0:0 "steps-$j_steps.out" 120
+for i in $(seq 1 20); do
+    rc=$(cat "steps/$i.rc" 2>/dev/null || true)
+    if [ "$rc" != 0 ] || [ "$(cat "steps/$i.out")" != "step $i: $i" ]; then
+        show_output "steps/$i.out"
+        show_output "steps/$i.err"
+        fail "steps.sbatch: step $i exited ${rc:-?}, expected 0 and 'step $i: $i'"
+    fi
+done
+grep -q 'MPI start-up settings: one node' steps/20.err \
+    || { show_output steps/20.err; fail "steps.sbatch: pvox -vv did not log the one-node start-up settings"; }
+left=$(cd steps_tmp && find . -mindepth 1 | head -5)
+[ -z "$left" ] || fail "steps.sbatch: left behind in the steps' TMPDIR: $(echo "$left" | tr '\n' ' ')"
+left=$(compgen -G "/tmp/spmix_appdir_$(id -u)_$j_steps.*" || true)
+[ -z "$left" ] || fail "steps.sbatch: the steps' PMIx directories are left: $left"
+log "ok: 20 concurrent srun steps (8 of 2 tasks) ${WIDEN:+with widen_mkdir.c preloaded }beside a shared top directory made and removed: all exited 0, nothing left (the job ran $((JOB_END - JOB_START)) s)"
 
 log "all SLURM checks passed"
