@@ -274,12 +274,17 @@ int main(int argc, char **argv)
 {
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    /* STRIDE: every STRIDE-th bit of the metadata in use (1: all; the default 3, coprime
-     * to 8, flips each byte at 2 or 3 bit positions, every position in turn; the suite's
-     * run stays near a minute); the unused rest of the block: every 509th bit */
+    /* STRIDE OFFSET: the bits of the metadata in use whose index is OFFSET modulo STRIDE
+     * (1 0: all; the default 3 0, 3 coprime to 8, flips each byte at 2 or 3 bit positions,
+     * every position in turn; the suite runs 3 0, 3 1 and 3 2 as three tests, which
+     * together flip every bit); the unused rest of the block: every 509th bit, with
+     * OFFSET 0 */
     long stride = argc > 1 ? strtol(argv[1], NULL, 10) : 3;
     if (stride < 1)
         stride = 1;
+    long offset = argc > 2 ? strtol(argv[2], NULL, 10) : 0;
+    if (offset < 0 || offset >= stride)
+        offset = 0;
     pv_options opt;
     pv_options_default(&opt);
     opt.log_level = PV_LOG_ERROR;
@@ -313,7 +318,8 @@ int main(int argc, char **argv)
     for (size_t byte = 0; byte < size; byte++)
         for (int bit = 0; bit < 8 && !is_voxel[byte]; bit++) {
             size_t every = byte < used ? (size_t)stride : 509;
-            if ((byte * 8 + (size_t)bit) % every == 0) {
+            size_t want = byte < used ? (size_t)offset : offset == 0 ? 0 : every;
+            if ((byte * 8 + (size_t)bit) % every == want) {
                 c[ncases++] = (flip_case){byte, bit};
                 nused += byte < used;
             }

@@ -89,13 +89,22 @@ if(NOT PV_SANITIZE)
   endforeach()
 endif()
 # The metadata checksum and its checks (README "Checksums and failed writes"):
-# - io.test_h5_flip (test_h5_flip.c, registered by the glob): every bit of a checkpoint's
-#   metadata flipped in turn, each load identical or refused with exit code 3, never a
-#   signal (two worker processes; a few minutes on a busy 2-core machine);
+# - io.test_h5_flip (test_h5_flip.c, registered by the glob) and io.test_h5_flip.part1,
+#   .part2: every bit of a checkpoint's metadata flipped in turn (a third of the bits
+#   each), each load identical or refused with exit code 3, never a signal (two worker
+#   processes; about 75 s each alone on a 2-core machine);
 # - io.ckpt_meta.np<N>: all scripts of the command line in the job hash, an edited or
 #   garbage job_state refused, 50 flipped bits loaded through pvox itself (run_ckpt_meta.sh);
 # - io.h5_many_grids: vsave and vload of 5,000 grids (run_h5_many.sh).
 set_tests_properties(io.test_h5_flip PROPERTIES PROCESSORS 2 TIMEOUT 1200)
+# the other two thirds of the bits (the sanitizer build runs the first third only)
+if(NOT PV_SANITIZE)
+  foreach(part 1 2)
+    add_test(NAME io.test_h5_flip.part${part} COMMAND io_test_h5_flip 3 ${part})
+    set_tests_properties(io.test_h5_flip.part${part} PROPERTIES LABELS io PROCESSORS 2
+      TIMEOUT 1200 ENVIRONMENT "${PV_MPI_ENV}")
+  endforeach()
+endif()
 foreach(np 1 3)
   add_test(NAME io.ckpt_meta.np${np}
     COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_ckpt_meta.sh $<TARGET_FILE:pvox>
