@@ -53,6 +53,21 @@ void pv_h5_last_error(char *buf, size_t len)
         buf[0] = (char)(buf[0] - 'A' + 'a');
 }
 
+char *pv_h5_open_failure(const char *path, bool *io)
+{
+    char why[256];
+    pv_h5_last_error(why, sizeof why);
+    long long eof = 0, stored = 0, base = 0;
+    *io = strncmp(why, "truncated file", 14) == 0;
+    /* HDF5 1.10: "truncated file: eof = 1000, sblock->base_addr = 0, stored_eof = 2048" */
+    if (*io && sscanf(why, "truncated file: eof = %lld, sblock->base_addr = %lld, stored_eof = %lld",
+                      &eof, &base, &stored) == 3)
+        return pv_asprintf("%s: truncated file (%lld bytes, %lld expected)", path, eof, stored);
+    if (*io)
+        return pv_asprintf("%s: truncated file", path);
+    return pv_asprintf("%s: cannot open the HDF5 file%s%s", path, why[0] ? ": " : "", why);
+}
+
 hid_t pv_h5_err_save(void) { return H5Eget_current_stack(); }
 
 void pv_h5_err_restore(hid_t saved)

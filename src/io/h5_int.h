@@ -48,6 +48,10 @@ herr_t pv_h5_vtkhdf_write(hid_t file, const pv_h5_grid *g, size_t ng, size_t ref
 void pv_h5_quiet(void);
 /* The most specific message on HDF5's current error stack ("" if none), into buf. */
 void pv_h5_last_error(char *buf, size_t len);
+/* Why H5Fopen of `path` failed, in our words where we know the case, from the current
+ * error stack (call before any other HDF5 call clears it): a newly allocated message;
+ * *io is true for a file cut short (an I/O failure), false for any other HDF5 refusal. */
+char *pv_h5_open_failure(const char *path, bool *io);
 
 /* Keep the current error stack across cleanup calls (any HDF5 call clears it):
  * `hid_t e = pv_h5_err_save(); H5Sclose(...); pv_h5_err_restore(e);` */

@@ -406,21 +406,10 @@ typedef struct scan_out {
         (o)->eio = (io);                                                                       \
     } while (0)
 
-/* The open failed: say why, in our words where we know the case. */
+/* The open failed: say why. */
 static void open_failed(scan_out *o, const char *path)
 {
-    char why[256];
-    pv_h5_last_error(why, sizeof why);
-    long long eof = 0, stored = 0, base = 0;
-    /* HDF5 1.10: "truncated file: eof = 1000, sblock->base_addr = 0, stored_eof = 2048" */
-    if (strncmp(why, "truncated file", 14) == 0 &&
-        sscanf(why, "truncated file: eof = %lld, sblock->base_addr = %lld, stored_eof = %lld",
-               &eof, &base, &stored) == 3)
-        SCAN_FAIL(o, true, "%s: truncated file (%lld bytes, %lld expected)", path, eof, stored);
-    else if (strncmp(why, "truncated file", 14) == 0)
-        SCAN_FAIL(o, true, "%s: truncated file", path);
-    else
-        SCAN_FAIL(o, false, "%s: cannot open the HDF5 file%s%s", path, why[0] ? ": " : "", why);
+    o->err = pv_h5_open_failure(path, &o->eio);
 }
 
 static void scan_root(hid_t file, const char *path, scan_out *o, uint64_t *meta, int *has_meta)

@@ -68,22 +68,14 @@ static pv_status precheck(pv_ctx *ctx, const char *path)
     return PV_OK;
 }
 
-/* The open failed: say why, in our words where we know the case. */
+/* The open failed: say why. */
 static pv_status open_failed(pv_ctx *ctx, const char *path)
 {
-    char why[256];
-    pv_h5_last_error(why, sizeof why);
-    long long eof = 0, stored = 0, base = 0;
-    /* HDF5 1.10: "truncated file: eof = 1000, sblock->base_addr = 0, stored_eof = 2048" */
-    if (strncmp(why, "truncated file", 14) == 0 &&
-        sscanf(why, "truncated file: eof = %lld, sblock->base_addr = %lld, stored_eof = %lld",
-               &eof, &base, &stored) == 3)
-        return pv_err(ctx, PV_EIO, "%s: truncated file (%lld bytes, %lld expected)", path, eof,
-                      stored);
-    if (strncmp(why, "truncated file", 14) == 0)
-        return pv_err(ctx, PV_EIO, "%s: truncated file", path);
-    return pv_err(ctx, PV_EHDF5, "%s: cannot open the HDF5 file%s%s", path, why[0] ? ": " : "",
-                  why);
+    bool io = false;
+    char *msg = pv_h5_open_failure(path, &io);
+    pv_status st = pv_err(ctx, io ? PV_EIO : PV_EHDF5, "%s", msg ? msg : path);
+    free(msg);
+    return st;
 }
 
 /* ---- the metadata, read by rank 0's scan (h5_meta.c) ------------------------------------- */
