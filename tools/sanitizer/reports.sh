@@ -6,6 +6,8 @@
 # harness that accepts any non-zero exit (a script gnuplot rejects too). UBSan reports
 # stay on stderr: the LOGs (the corpus demos' log of every run's stderr) are searched for
 # them. Passes when DIR holds no report and no LOG a UBSan one; otherwise prints them.
+# Reports named *.contained.* come from the checkpoint metadata scan's child process
+# (src/io/h5_meta.c) and are accepted when their fault lies in libhdf5.
 dir=$1
 shift
 [ -d "$dir" ] || { echo "no report directory $dir"; exit 1; }
@@ -18,8 +20,22 @@ for log in "$@"; do
         grep -B3 -A8 'runtime error:' "$log" | head -c 20000
     fi
 done
+contained=0
 for f in "$dir"/*; do
     [ -f "$f" ] || continue
+    case $f in
+    *.contained.*)
+        # the child process that reads a checkpoint's metadata (src/io/h5_meta.c), where
+        # libhdf5 meets damaged files on purpose (the bit-flip tests): accepted when
+        # the fault lies in libhdf5 (the first frame of its stack past the sanitizer's
+        # own and libc's copy routines), a failure when it lies in pvox's own code
+        if awk '/^ *#[0-9]+ / && !/libsanitizer|__interceptor|__asan|sysdeps|libc\.so/ {
+                    found = /libhdf5/; exit }
+                END { exit !found }' "$f"; then
+            contained=$((contained + 1))
+            continue
+        fi ;;
+    esac
     n=$((n + 1))
     echo "==== $f"
     head -c 20000 "$f"
@@ -29,4 +45,6 @@ if [ "$n" -ne 0 ]; then
     echo "process failed too, unless its harness accepts any non-zero exit)"
     exit 1
 fi
+[ "$contained" -eq 0 ] ||
+    echo "$contained report(s) of libhdf5 reading damaged checkpoints in the metadata scan's child process (accepted)"
 echo "no sanitizer reports in $dir"
