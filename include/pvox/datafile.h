@@ -268,4 +268,69 @@ typedef struct pv_data_rows {
 } pv_data_rows;
 pv_status pv_data_rows_event(void *rows, pv_data_event ev, const pv_data_point *pt);
 
+/* ---- a text file read in parts (exec/fill_text.c: each rank parses its own bytes) ----
+ * Parts are runs of whole lines in file order. Reading a part needs the reader's counters
+ * at its first byte; a part's summary (its line structure, which does not depend on those
+ * counters) lets the caller compose them from the earlier parts' summaries without reading
+ * them. `skip` applies to the file's first lines; comment lines count for it. */
+
+/* gnuplot's reader state between two lines of a text source. */
+typedef struct pv_data_state {
+    int64_t skip;        /* lines still to skip (`skip N`) */
+    int64_t index;       /* data set (column(-2)) */
+    int64_t block;       /* block within the data set (column(-1)) */
+    int64_t point;       /* data lines so far in the block (`every` counts them) */
+    int64_t datum;       /* rows selected so far in the data set ($0) */
+    int blanks;          /* blank lines in a row so far (0, 1, 2: more count as 2) */
+    bool seen_line;      /* a data line was read (blank lines before it are ignored) */
+} pv_data_state;
+
+/* The state at the start of ds's text (skip = ds->skip). */
+void pv_data_state_start(const pv_data_spec *ds, pv_data_state *s);
+
+/* The line structure of a part (whole lines; a last line without a newline counts). */
+typedef struct pv_data_text_sum {
+    int64_t lines;       /* physical lines, skipped ones included */
+    int64_t ndata;       /* data lines (neither blank nor comment, after the skip) */
+    int64_t lead_blank;  /* blank lines before the first data line (all, when ndata is 0) */
+    int64_t trail_blank; /* blank lines after the last data line */
+    int64_t set_ends;    /* runs of >= 2 blank lines between two data lines */
+    int64_t block_ends;  /* runs of 1 blank line between data lines after the last of those */
+    int64_t tail_points; /* data lines after the last run of blank lines between data lines */
+    int64_t tail_data;   /* data lines after the last set end between data lines */
+} pv_data_text_sum;
+
+/* Physical lines of text[0..len). */
+int64_t pv_data_text_lines(const char *text, size_t len);
+
+/* Summarise text[0..len) whose first `skip` lines are skipped (o: comment characters). */
+void pv_data_text_summary(const pv_data_opts *o, const char *text, size_t len, int64_t skip,
+                          pv_data_text_sum *sum);
+
+/* The state after a part with summary `sum` read from state *s. datum assumes every row
+ * is selected (pv_data_every_all); otherwise pv_data_text_datum gives it. */
+void pv_data_state_advance(pv_data_state *s, const pv_data_text_sum *sum);
+
+/* Does ds select every line (no `every`, or one that selects all)? */
+bool pv_data_every_all(const pv_data_spec *ds);
+
+/* The datum ($0) change over a part read from the exact state *s: *reset when a data set
+ * ended in it (the datum at its end is then *count), else the datum grew by *count. */
+void pv_data_text_datum(const pv_data_spec *ds, const pv_data_opts *o, const pv_data_state *s,
+                        const char *text, size_t len, bool *reset, int64_t *count);
+
+/* A text iteration fed part by part (rows as pv_data_iterate_ex gives them). keep[0..nkeep)
+ * are columns (>= 1) the caller reads from each point's row besides the using values: the
+ * batch path carries them too. Not for matrix or binary data, header names (`using
+ * "name"`), or columns given as expressions. */
+typedef struct pv_data_text pv_data_text;
+pv_status pv_data_text_begin(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
+                             bool batch, const int64_t *keep, int nkeep, pv_data_event_fn fn,
+                             void *ud, pv_data_text **out);
+/* Read the whole lines text[0..len) from state *at; every point is handed over before it
+ * returns. */
+pv_status pv_data_text_feed(pv_data_text *t, const pv_data_state *at, const char *text,
+                            size_t len);
+void pv_data_text_end(pv_data_text *t);
+
 #endif /* PVOX_DATAFILE_H */

@@ -65,4 +65,18 @@ void pv_df_xform_apply(const pv_df_xform *xf, double *v, int n);
 int pv_df_generated(const pv_data_spec *ds, const double *fields, int64_t m, int64_t n,
                     bool splot, double pre[3]);
 
+/* A number as strtod reads it at s (end: the end of the text; s..end holds no NUL before
+ * the number ends), correctly rounded: std::from_chars where it takes the number whole,
+ * strtod otherwise (numparse.cc). *stop is set after the number (s: none). */
+double pv_parse_double(const char *s, const char *end, char **stop);
+
+/* The kind of a text line s[0..n) (its end of line removed): gnuplot's rule. */
+enum { PV_DF_COMMENT, PV_DF_BLANK, PV_DF_DATA };
+int pv_df_line_kind(const char *comments, const char *s, size_t n);
+
+/* `every` (ev[6]: point_incr, block_incr, point_start, block_start, point_end, block_end)
+ * and `index` (ilo < 0: all) of ds with gnuplot's defaults. */
+void pv_df_resolve_selection(const pv_data_spec *ds, int64_t ev[6], int64_t *ilo, int64_t *ihi,
+                             int64_t *istep);
+
 #endif /* PV_DATAFILE_INT_H */

@@ -41,7 +41,7 @@ enum { ROW_KEEP, ROW_SKIP };
 typedef struct rowbuf {
     pv_ctx *ctx;      /* the arrays are its tracked memory */
     char *line;       /* working copy of the line (fields are NUL-cut inside it) */
-    size_t cap;
+    size_t cap, len;  /* its capacity and length (the numbers are read up to line + len) */
     int ncols;
     double *val;      /* val..st: one entry per column, capacities capv..capst */
     char **str;
@@ -135,8 +135,10 @@ static bool is_sep(const pv_data_opts *o, char ch)
                         : isspace((unsigned char)ch) != 0;
 }
 
-/* Numeric reading of one field starting at s (gnuplot: strtod, fortran exponents). */
-static unsigned char read_number(const pv_data_opts *o, const char *s, double *out)
+/* Numeric reading of one field starting at s, within a line ending at end (gnuplot:
+ * strtod's syntax, read by pv_parse_double; fortran exponents). */
+static unsigned char read_number(const pv_data_opts *o, const char *s, const char *end_of_line,
+                                 double *out)
 {
     if (o->missing && *o->missing) {
         size_t m = strlen(o->missing);
@@ -147,7 +149,7 @@ static unsigned char read_number(const pv_data_opts *o, const char *s, double *o
         }
     }
     char *end = NULL;
-    double d = strtod(s, &end);
+    double d = pv_parse_double(s, end_of_line, &end);
     if (end == s) {
         *out = DNAN;
         return COL_BAD;
@@ -173,11 +175,12 @@ static unsigned char read_number(const pv_data_opts *o, const char *s, double *o
 static bool split_ws(rowbuf *rb, const pv_data_opts *o)
 {
     char *s = rb->line;
+    const char *eol = rb->line + rb->len;
     while (isspace((unsigned char)*s)) s++;
     while (*s) {
         if (!grow_cols(rb, rb->ncols + 1)) return false;
         int k = rb->ncols++;
-        rb->st[k] = read_number(o, s, &rb->val[k]);
+        rb->st[k] = read_number(o, s, eol, &rb->val[k]);
         char *text = s, *end;
         if (*s == '"') { /* "a b": one field, text without the quotes */
             text = ++s;
@@ -203,6 +206,7 @@ static bool split_ws(rowbuf *rb, const pv_data_opts *o)
 static bool split_sep(rowbuf *rb, const pv_data_opts *o)
 {
     char *s = rb->line;
+    const char *eol = rb->line + rb->len;
     for (;;) {
         if (!grow_cols(rb, rb->ncols + 1)) return false;
         int k = rb->ncols++;
@@ -214,12 +218,12 @@ static bool split_sep(rowbuf *rb, const pv_data_opts *o)
             end = s;
         } else if (*s == '"') {
             text = ++s;
-            rb->st[k] = read_number(o, s, &rb->val[k]);
+            rb->st[k] = read_number(o, s, eol, &rb->val[k]);
             while (*s && *s != '"') s++;
             end = s;
             if (*s) s++;
         } else {
-            rb->st[k] = read_number(o, s, &rb->val[k]);
+            rb->st[k] = read_number(o, s, eol, &rb->val[k]);
             while (*s && !is_sep(o, *s)) s++;
             end = s;
         }
@@ -238,6 +242,7 @@ static bool tokenise(rowbuf *rb, const pv_data_opts *o, const char *line, size_t
     if (n + 1 > rb->cap && !PV_GROW(rb->ctx, rb->line, rb->cap, n + 1)) return false;
     memcpy(rb->line, line, n);
     rb->line[n] = '\0';
+    rb->len = n;
     rb->ncols = 0;
     bool ok = o->separator ? split_sep(rb, o) : split_ws(rb, o);
     for (int k = 0; ok && k < rb->ncols; k++) {
@@ -415,9 +420,14 @@ static int add_slot(batch *b, const char *name, int64_t col, int dummy)
 }
 
 /* Try to set up the vector form for every expression; false: use the scalar path. */
-static bool batch_init(iter *it)
+static bool batch_init(iter *it, const int64_t *keep, int nkeep)
 {
     batch *b = &it->b;
+    for (int k = 0; k < nkeep; k++) { /* columns the caller reads from the rows */
+        char name[32];
+        snprintf(name, sizeof name, "$%lld", (long long)keep[k]);
+        if (keep[k] < 1 || add_slot(b, name, keep[k], -1) < 0) return false;
+    }
     for (int k = 0; k < it->nuse; k++) {
         const pv_using_entry *e = &it->use[k];
         if (e->kind != PV_USE_EXPR) continue;
@@ -617,20 +627,6 @@ static pv_status resolve_headers(iter *it)
     return PV_OK;
 }
 
-static bool is_comment_line(const iter *it, const char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
-    return i < n && s[i] != '\0' && strchr(it->comments, s[i]) != NULL;
-}
-
-static bool is_blank_line(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isspace((unsigned char)s[i])) return false;
-    return true;
-}
-
 static pv_status one_line(iter *it, const char *s, size_t n, int64_t *skip)
 {
     while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
@@ -638,9 +634,15 @@ static pv_status one_line(iter *it, const char *s, size_t n, int64_t *skip)
         (*skip)--;
         return PV_OK;
     }
-    if (is_comment_line(it, s, n)) return PV_OK;
-    if (is_blank_line(s, n)) return on_blank(it);
+    int kind = pv_df_line_kind(it->comments, s, n);
+    if (kind == PV_DF_COMMENT) return PV_OK;
+    if (kind == PV_DF_BLANK) return on_blank(it);
     it->seen_line = true;
+    if (!it->hdr_pending && !(index_selected(it) && every_selected(it, it->point, it->block))) {
+        it->blanks = 0; /* on_data's counters for a line it would not emit */
+        it->point++;
+        return PV_OK;
+    }
     if (!tokenise(&it->rb, it->opts, s, n)) return pv_err(it->ctx, PV_ENOMEM, "out of memory");
     if (it->hdr_pending) {
         it->hdr_pending = false;
@@ -933,13 +935,7 @@ static pv_status resolve_columns(iter *it, int ndefault)
 
 static void resolve_selection(iter *it)
 {
-    static const int64_t def[6] = {1, 1, 0, 0, INT64_MAX, INT64_MAX};
-    for (int k = 0; k < 6; k++) it->ev[k] = it->ds->every[k] >= 0 ? it->ds->every[k] : def[k];
-    if (it->ev[0] < 1) it->ev[0] = 1;
-    if (it->ev[1] < 1) it->ev[1] = 1;
-    it->ilo = it->ds->index_lo;
-    it->ihi = it->ds->index_hi >= 0 ? it->ds->index_hi : it->ilo;
-    it->istep = it->ds->index_step > 0 ? it->ds->index_step : 1;
+    pv_df_resolve_selection(it->ds, it->ev, &it->ilo, &it->ihi, &it->istep);
 }
 
 static void bind_names(iter *it)
@@ -1023,15 +1019,16 @@ static pv_status read_file_source(iter *it, const char *text, size_t len,
     return st;
 }
 
-static pv_status iterate(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
-                         const char *text, size_t len, const pv_data_reader *rd,
-                         const pv_sampling *samp, int ndefault, bool use_batch,
-                         pv_data_event_fn fn, void *ud)
+/* An iteration's set-up: options, selection, columns, dummies, the batch path. *it is
+ * always set (NULL only when it could not be allocated); close it with iter_close. */
+static pv_status iter_open(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
+                           int ndefault, bool use_batch, const int64_t *keep, int nkeep,
+                           pv_data_event_fn fn, void *ud, iter **out)
 {
     static const pv_data_opts defaults = {NULL, NULL, NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
-    static const pv_sampling nosamp = {100, 100, 10, 10, -10.0, 10.0, -5.0, 5.0};
     iter *it = calloc(1, sizeof *it);
     pv_ctx *ctx = pv_env_ctx(env);
+    *out = it;
     if (!it) return pv_err(ctx, PV_ENOMEM, "out of memory");
     it->env = env;
     it->ctx = ctx;
@@ -1041,13 +1038,39 @@ static pv_status iterate(pv_env *env, const pv_data_spec *ds, const pv_data_opts
     it->comments = it->opts->commentschars ? it->opts->commentschars : "#";
     it->fn = fn;
     it->ud = ud;
-    if (!samp) samp = &nosamp;
     resolve_selection(it);
     pv_status st = resolve_columns(it, ndefault);
     if (st == PV_OK) bind_names(it);
     bool walked = ds->matrix != PV_MATRIX_NONE || ds->binary;
     it->split = !walked && it->opts->split_size > 1;
-    if (st == PV_OK && use_batch && !walked && !it->split) batch_init(it);
+    if (st == PV_OK && use_batch && !walked && !it->split) batch_init(it, keep, nkeep);
+    return st;
+}
+
+static void iter_close(iter *it)
+{
+    if (!it) return;
+    restore_names(it);
+    for (int k = 0; k < it->nuse; k++)
+        if (it->use[k].header && it->use[k].header != it->ds->using[k].header)
+            free(it->use[k].header);
+    batch_fini(&it->b);
+    rowbuf_fini(&it->rb);
+    pv_free(it->ctx, it->carry, it->carry_cap);
+    free(it);
+}
+
+static pv_status iterate(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
+                         const char *text, size_t len, const pv_data_reader *rd,
+                         const pv_sampling *samp, int ndefault, bool use_batch,
+                         pv_data_event_fn fn, void *ud)
+{
+    static const pv_sampling nosamp = {100, 100, 10, 10, -10.0, 10.0, -5.0, 5.0};
+    iter *it = NULL;
+    pv_status st = iter_open(env, ds, opts, ndefault, use_batch, NULL, 0, fn, ud, &it);
+    if (!it) return st;
+    if (!samp) samp = &nosamp;
+    bool walked = ds->matrix != PV_MATRIX_NONE || ds->binary;
     if (st == PV_OK && walked && ds->kind != PV_DS_FILE) {
         st = walk_records(it, text, len, ndefault);
     } else if (st == PV_OK) {
@@ -1059,14 +1082,62 @@ static pv_status iterate(pv_env *env, const pv_data_spec *ds, const pv_data_opts
         }
     }
     if (st == PV_OK && it->b.on) st = batch_flush(it);
-    restore_names(it);
-    for (int k = 0; k < it->nuse; k++)
-        if (it->use[k].header && it->use[k].header != ds->using[k].header) free(it->use[k].header);
-    batch_fini(&it->b);
-    rowbuf_fini(&it->rb);
-    pv_free(ctx, it->carry, it->carry_cap);
-    free(it);
+    iter_close(it);
     return st;
+}
+
+/* ---- a text source fed part by part (pvox/datafile.h) ---- */
+
+struct pv_data_text {
+    iter *it;
+};
+
+pv_status pv_data_text_begin(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
+                             bool use_batch, const int64_t *keep, int nkeep,
+                             pv_data_event_fn fn, void *ud, pv_data_text **out)
+{
+    *out = NULL;
+    pv_data_text *t = calloc(1, sizeof *t);
+    if (!t) return pv_err(pv_env_ctx(env), PV_ENOMEM, "out of memory");
+    pv_status st = iter_open(env, ds, opts, 0, use_batch, keep, nkeep, fn, ud, &t->it);
+    if (st != PV_OK) {
+        iter_close(t->it);
+        free(t);
+        return st;
+    }
+    *out = t;
+    return PV_OK;
+}
+
+pv_status pv_data_text_feed(pv_data_text *t, const pv_data_state *at, const char *text,
+                            size_t len)
+{
+    iter *it = t->it;
+    it->index = at->index;
+    it->block = at->block;
+    it->point = at->point;
+    it->datum = at->datum;
+    it->blanks = at->blanks;
+    it->seen_line = at->seen_line;
+    int64_t skip = at->skip;
+    pv_status st = PV_OK;
+    const char *p = text, *e = text + len;
+    while (p < e && st == PV_OK) {
+        if (it->ilo >= 0 && it->index > it->ihi) break; /* the data sets asked for are behind */
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+        st = one_line(it, p, n, &skip);
+        p += n + (nl != NULL);
+    }
+    if (st == PV_OK && it->b.on) st = batch_flush(it);
+    return st;
+}
+
+void pv_data_text_end(pv_data_text *t)
+{
+    if (!t) return;
+    iter_close(t->it);
+    free(t);
 }
 
 pv_status pv_data_iterate_ex(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
