@@ -75,7 +75,14 @@ static pv_status fill_read_sources(pv_interp *I, pv_cursor *c, pv_data_spec *ds,
     coords.nusing = 4;
     pv_sampling samp;
     pv_exec_sampling(I, ds, &samp);
-    st = pv_exec_data_rows(I, &in, &coords, &samp, 4, collect_row, R);
+    /* `set datafile` (separator, missing, comments) as gnuplot's df_readline reads them;
+     * '+' binds only a sample variable the source names */
+    pv_data_opts o;
+    char sep[2];
+    pv_exec_data_opts(I, &o, sep);
+    o.dummy[0] = o.dummy[1] = NULL;
+    pv_data_rows rows = {collect_row, R};
+    st = pv_exec_data_pass(I, &in, &coords, &o, &samp, 4, false, pv_data_rows_event, &rows);
     pv_exec_input_close(&in);
     if (st == PV_ENOMEM)
         st = pv_err(ctx, PV_ENOMEM, "out of memory reading vfill sources");
