@@ -222,7 +222,8 @@ typedef struct round_io {
     pv_fill_source *src;        /* received sources, their columns and file-order numbers */
     double *cols;
     int64_t *order;
-    size_t capsrc, capcols, caporder;
+    unsigned char *counted;     /* the source is counted here */
+    size_t capsrc, capcols, caporder, capcounted;
 } round_io;
 
 static pv_status read_chunk(text_fill *T, round_io *R, int64_t off)
@@ -326,6 +327,9 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
     memset(R->scount, 0, (size_t)P * sizeof *R->scount);
     for (size_t i = 0; i < T->nrec; i++)
         for (int d = T->dlo[i]; d <= T->dhi[i]; d++) R->scount[d] += w;
+    /* this rank's own rows are read from T->rec, not sent */
+    const size_t nself = (size_t)R->scount[ctx->rank] / (size_t)w;
+    R->scount[ctx->rank] = 0;
     size_t total = 0;
     for (int d = 0; d < P; d++) {
         R->sdispl[d] = (int)total;
@@ -338,6 +342,7 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
         memcpy(pos, R->sdispl, (size_t)P * sizeof *pos);
         for (size_t i = 0; i < T->nrec; i++)
             for (int d = T->dlo[i]; d <= T->dhi[i]; d++) {
+                if (d == ctx->rank) continue;
                 memcpy(R->send + pos[d], T->rec + i * (size_t)w, (size_t)w * sizeof(double));
                 pos[d] += w;
             }
@@ -348,13 +353,14 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
         R->rdispl[s] = (int)rtotal;
         rtotal += (size_t)R->rcount[s];
     }
-    size_t n = rtotal / (size_t)w;
+    size_t n = rtotal / (size_t)w + nself;
     if (T->st == PV_OK && rtotal > INT32_MAX)
         T->st = pv_err(ctx, PV_ENOMEM, "a round of '%s' is too large", R->name);
     if (T->st == PV_OK &&
         (!PV_GROW(ctx, R->recv, R->caprecv, rtotal ? rtotal : 1) ||
          !PV_GROW(ctx, R->src, R->capsrc, n ? n : 1) ||
          !PV_GROW(ctx, R->order, R->caporder, n ? n : 1) ||
+         !PV_GROW(ctx, R->counted, R->capcounted, n ? n : 1) ||
          !PV_GROW(ctx, R->cols, R->capcols, (n ? n : 1) * (size_t)(T->ncols ? T->ncols : 1))))
         T->st = PV_ENOMEM;
     if ((*failed = any_failed(T))) return PV_OK;
@@ -364,15 +370,19 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
     /* unpack in sender order: file order */
     size_t i = 0, counted = 0;
     for (int s = 0; s < P; s++) {
-        size_t m = (size_t)R->rcount[s] / (size_t)w;
-        const double *q = R->recv + R->rdispl[s];
-        for (size_t k = 0; k < m; k++, i++, q += w) {
+        bool self = s == ctx->rank;
+        size_t m = self ? T->nrec : (size_t)R->rcount[s] / (size_t)w;
+        const double *q = self ? T->rec : R->recv + R->rdispl[s];
+        for (size_t k = 0; k < m; k++, q += w) {
+            if (self && (T->dlo[k] > s || T->dhi[k] < s)) continue;
             R->src[i] = (pv_fill_source){q[1], q[2], q[3], q[4]};
             R->order[i] = first[s] + (int64_t)q[0];
             double *cl = R->cols + i * (size_t)T->ncols;
             for (int c = 0; c < T->ncols; c++) cl[c] = (double)NAN;
             for (int c = 0; c < T->nkeep; c++) cl[T->keep[c] - 1] = q[REC_HEAD + c];
-            counted += (int)q[5] == ctx->rank;
+            R->counted[i] = (int)q[5] == ctx->rank;
+            counted += R->counted[i];
+            i++;
         }
     }
     double t0 = MPI_Wtime();
@@ -383,9 +393,8 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
     /* "number of points input": the sources this rank counts, again with an empty brick
      * (a NaN radius: no node passes, whatever the sign of delta) */
     size_t j = 0;
-    const double *q = R->recv;
-    for (size_t k = 0; k < n; k++, q += w)
-        if ((int)q[5] == ctx->rank) {
+    for (size_t k = 0; k < n; k++)
+        if (R->counted[k]) {
             R->src[j] = R->src[k];
             R->src[j].radius = (double)NAN;
             R->order[j++] = R->order[k];
@@ -463,6 +472,7 @@ static void round_fini(pv_ctx *ctx, round_io *R)
     pv_free(ctx, R->src, R->capsrc * sizeof *R->src);
     pv_free(ctx, R->cols, R->capcols * sizeof *R->cols);
     pv_free(ctx, R->order, R->caporder * sizeof *R->order);
+    pv_free(ctx, R->counted, R->capcounted);
     free(R->scount);
     free(R->tab);
     if (R->fd >= 0) close(R->fd);
