@@ -79,4 +79,12 @@ int pv_df_line_kind(const char *comments, const char *s, size_t n);
 void pv_df_resolve_selection(const pv_data_spec *ds, int64_t ev[6], int64_t *ilo, int64_t *ihi,
                              int64_t *istep);
 
+/* The fields of a whitespace-separated line s[0..n) as the tokeniser splits them, reading
+ * the numbers of the first maxcol fields whose need[k] is set (val[k]; bad[k]: not a
+ * number); *nfields is the fields seen (at most maxcol). s[n] must exist and not continue
+ * a number (the line's end). false: the line needs the tokeniser (a quoted field, a NUL). */
+#define PV_DF_FAST_MAXCOL 64
+bool pv_df_fast_fields(const char *s, size_t n, int maxcol, const unsigned char *need, double *val,
+                       unsigned char *bad, int *nfields);
+
 #endif /* PV_DATAFILE_INT_H */

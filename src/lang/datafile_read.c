@@ -106,6 +106,14 @@ typedef struct iter {
     int64_t split_seq;                /* points reported so far in a split iteration */
     double outv[PV_USING_MAX + 3];
     const char *outs[PV_USING_MAX + 3];
+    /* the fast path of a text source fed in parts (pv_data_text_begin): every using entry
+     * a bare column or a constant, whitespace-separated fields, no missing string */
+    bool fast;
+    bool line_nl;                     /* the line being read ends with a newline */
+    int fmax;                         /* fields read: the largest column needed */
+    unsigned char fneed[PV_DF_FAST_MAXCOL], fbad[PV_DF_FAST_MAXCOL];
+    double fv[PV_DF_FAST_MAXCOL];
+    double fconst[PV_USING_MAX];      /* the value of a constant entry */
 } iter;
 
 /* =====================================================================================
@@ -627,6 +635,76 @@ static pv_status resolve_headers(iter *it)
     return PV_OK;
 }
 
+/* A data line read by the fast path (fields in it->fv): on_data's counters, bare_value's
+ * skips, the constants, and the point handed over directly (no batch is pending). */
+static pv_status fast_row(iter *it, int nf)
+{
+    it->blanks = 0;
+    it->seen_line = true;
+    int64_t p = it->point++;
+    it->cur_point = p;
+    int64_t line = it->datum++;
+    for (int k = 0; k < it->nuse; k++) {
+        const pv_using_entry *e = &it->use[k];
+        int64_t col = e->column;
+        if (e->kind == PV_USE_EXPR) it->vals[k] = it->fconst[k];
+        else if (col == 0) it->vals[k] = (double)line;
+        else if (col == -1) it->vals[k] = (double)it->block;
+        else if (col == -2) it->vals[k] = (double)it->index;
+        else if (col > nf || it->fbad[col - 1]) return PV_OK;
+        else it->vals[k] = it->fv[col - 1];
+    }
+    pv_row row = {nf, it->fv, NULL, NULL, line, it->block, it->index};
+    pv_data_point pt = {it->vals, (const char *const *)it->strs, it->nuse, &row, p, false};
+    return it->fn(it->ud, PV_DATA_POINT, &pt);
+}
+
+/* Can the fast path read this iteration? The constants are evaluated once here (pure, no
+ * column: the value every row would give). */
+static void fast_init(iter *it, const int64_t *keep, int nkeep)
+{
+    const pv_data_opts *o = it->opts;
+    if (o->separator || (o->missing && *o->missing) || o->fortran || o->text_entry ||
+        it->hdr_pending || it->auto_ncols || it->dummy[0] || it->dummy[1] || it->split)
+        return;
+    memset(it->fneed, 0, sizeof it->fneed);
+    int maxcol = 0;
+    for (int k = 0; k < it->nuse + nkeep; k++) {
+        int64_t col;
+        if (k < it->nuse) {
+            const pv_using_entry *e = &it->use[k];
+            if (e->kind == PV_USE_EXPR) {
+                if (!e->vector_ok || e->nrefs > 0 || e->last_dollar > 0 ||
+                    !pv_code_is_pure(it->env, e->expr, NULL, NULL))
+                    return;
+                pv_value v = {PV_V_UNDEF, 0, 0.0, 0.0, NULL};
+                pv_status st = pv_eval(it->env, e->expr, &v);
+                bool num = st == PV_OK && v.type != PV_V_STR;
+                it->fconst[k] = v.type == PV_V_INT    ? (double)v.i
+                                : v.type == PV_V_CMPLX ? (v.im != 0.0 ? DNAN : v.re)
+                                                        : DNAN;
+                pv_value_free(&v);
+                if (!num) { /* the row by row path reports it */
+                    pv_err_clear(it->ctx);
+                    return;
+                }
+                continue;
+            }
+            if (e->kind != PV_USE_COLUMN || e->column < -2) return;
+            col = e->column;
+        } else {
+            col = keep[k - it->nuse];
+        }
+        if (col > PV_DF_FAST_MAXCOL) return;
+        if (col >= 1) {
+            it->fneed[col - 1] = 1;
+            if (col > maxcol) maxcol = (int)col;
+        }
+    }
+    it->fmax = maxcol;
+    it->fast = true;
+}
+
 static pv_status one_line(iter *it, const char *s, size_t n, int64_t *skip)
 {
     while (n > 0 && (s[n - 1] == '\r' || s[n - 1] == '\n')) n--;
@@ -643,6 +721,9 @@ static pv_status one_line(iter *it, const char *s, size_t n, int64_t *skip)
         it->point++;
         return PV_OK;
     }
+    int nf;
+    if (it->fast && it->line_nl && pv_df_fast_fields(s, n, it->fmax, it->fneed, it->fv, it->fbad, &nf))
+        return fast_row(it, nf);
     if (!tokenise(&it->rb, it->opts, s, n)) return pv_err(it->ctx, PV_ENOMEM, "out of memory");
     if (it->hdr_pending) {
         it->hdr_pending = false;
@@ -1022,8 +1103,8 @@ static pv_status read_file_source(iter *it, const char *text, size_t len,
 /* An iteration's set-up: options, selection, columns, dummies, the batch path. *it is
  * always set (NULL only when it could not be allocated); close it with iter_close. */
 static pv_status iter_open(pv_env *env, const pv_data_spec *ds, const pv_data_opts *opts,
-                           int ndefault, bool use_batch, const int64_t *keep, int nkeep,
-                           pv_data_event_fn fn, void *ud, iter **out)
+                           int ndefault, bool use_batch, bool allow_fast, const int64_t *keep,
+                           int nkeep, pv_data_event_fn fn, void *ud, iter **out)
 {
     static const pv_data_opts defaults = {NULL, NULL, NULL, false, {NULL, NULL}, 0, 0, 0, 0, false};
     iter *it = calloc(1, sizeof *it);
@@ -1043,7 +1124,8 @@ static pv_status iter_open(pv_env *env, const pv_data_spec *ds, const pv_data_op
     if (st == PV_OK) bind_names(it);
     bool walked = ds->matrix != PV_MATRIX_NONE || ds->binary;
     it->split = !walked && it->opts->split_size > 1;
-    if (st == PV_OK && use_batch && !walked && !it->split) batch_init(it, keep, nkeep);
+    if (st == PV_OK && allow_fast && !walked) fast_init(it, keep, nkeep);
+    if (st == PV_OK && use_batch && !walked && !it->split && !it->fast) batch_init(it, keep, nkeep);
     return st;
 }
 
@@ -1067,7 +1149,7 @@ static pv_status iterate(pv_env *env, const pv_data_spec *ds, const pv_data_opts
 {
     static const pv_sampling nosamp = {100, 100, 10, 10, -10.0, 10.0, -5.0, 5.0};
     iter *it = NULL;
-    pv_status st = iter_open(env, ds, opts, ndefault, use_batch, NULL, 0, fn, ud, &it);
+    pv_status st = iter_open(env, ds, opts, ndefault, use_batch, false, NULL, 0, fn, ud, &it);
     if (!it) return st;
     if (!samp) samp = &nosamp;
     bool walked = ds->matrix != PV_MATRIX_NONE || ds->binary;
@@ -1099,7 +1181,8 @@ pv_status pv_data_text_begin(pv_env *env, const pv_data_spec *ds, const pv_data_
     *out = NULL;
     pv_data_text *t = calloc(1, sizeof *t);
     if (!t) return pv_err(pv_env_ctx(env), PV_ENOMEM, "out of memory");
-    pv_status st = iter_open(env, ds, opts, 0, use_batch, keep, nkeep, fn, ud, &t->it);
+    bool allow_fast = !getenv("PVOX_TEXT_SLOW"); /* tests compare the two paths */
+    pv_status st = iter_open(env, ds, opts, 0, use_batch, allow_fast, keep, nkeep, fn, ud, &t->it);
     if (st != PV_OK) {
         iter_close(t->it);
         free(t);
@@ -1126,6 +1209,7 @@ pv_status pv_data_text_feed(pv_data_text *t, const pv_data_state *at, const char
         if (it->ilo >= 0 && it->index > it->ihi) break; /* the data sets asked for are behind */
         const char *nl = memchr(p, '\n', (size_t)(e - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(e - p);
+        it->line_nl = nl != NULL;
         st = one_line(it, p, n, &skip);
         p += n + (nl != NULL);
     }

@@ -11,6 +11,7 @@
 #include "datafile_int.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 int pv_df_line_kind(const char *comments, const char *s, size_t n)
@@ -188,4 +189,31 @@ void pv_data_text_datum(const pv_data_spec *ds, const pv_data_opts *o, const pv_
                 (*count)++;
         }
     }
+}
+
+bool pv_df_fast_fields(const char *s, size_t n, int maxcol, const unsigned char *need, double *val,
+                       unsigned char *bad, int *nfields)
+{
+    const char *p = s, *e = s + n;
+    while (p < e && isspace((unsigned char)*p)) p++;
+    int k = 0;
+    while (p < e && k < maxcol) {
+        if (*p == '"') return false; /* a quoted field: the tokeniser's rules */
+        const char *f = p;
+        while (p < e && !isspace((unsigned char)*p)) {
+            if (*p == '\0') return false; /* the tokeniser's copy ends there */
+            p++;
+        }
+        if (need[k]) {
+            char *end = NULL;
+            double d = pv_parse_double(f, e, &end);
+            bad[k] = end == f;
+            val[k] = end == f ? (double)NAN : d;
+        }
+        k++;
+        if (p < e) p++;
+        while (p < e && isspace((unsigned char)*p)) p++;
+    }
+    *nfields = k;
+    return true;
 }

@@ -8,8 +8,9 @@ CHECK is one of
             rows outside the grid, text and NaN fields, radii crossing slab planes,
             `index`, `every`, `skip`: at 1, 2 and 3 ranks, 1 and 2 threads, chunks of
             4096 bytes (PVOX_TEXT_CHUNK: many rounds, cuts inside blank-line runs) and
-            the default, every run must print the same text and log the same grid
-            checksums (pvox -v) as one rank reading the broadcast rows (PVOX_TEXT_SPLIT=0).
+            the default (and once without the row reader's fast path, PVOX_TEXT_SLOW=1),
+            every run must print the same text and log the same grid checksums (pvox -v)
+            as one rank reading the broadcast rows (PVOX_TEXT_SPLIT=0).
   memory    a file whose rows the broadcast reader keeps (164 bytes a row) exceeds
             --max-memory; read in parts it loads under the same limit (1 and 2 ranks).
   errors    a using expression failing from some row on, and a row error only in the
@@ -119,6 +120,13 @@ def check_checksum(a, work):
                           (tag, ref[2], ref[3], got[2], got[3]))
                 else:
                     print("ok   %s" % tag)
+    # the row reader without its fast path (bare columns and constants)
+    got = canon(*run(a, work, 2, "fill.gp", {"PVOX_TEXT_CHUNK": "4096", "PVOX_TEXT_SLOW": "1"}))
+    if got != ref:
+        bad += 1
+        print("DIFF np=2 PVOX_TEXT_SLOW=1\n%s%s" % (got[2], got[3]))
+    else:
+        print("ok   np=2 chunk=4096 PVOX_TEXT_SLOW=1")
     return 1 if bad else 0
 
 
