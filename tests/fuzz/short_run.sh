@@ -31,11 +31,16 @@ clang -fsanitize=fuzzer,address,undefined "$probe.c" -o "$probe" >/dev/null 2>&1
     missing "clang cannot link -fsanitize=fuzzer (libFuzzer: Debian package libclang-rt-14-dev)"
 
 log=$build/build.log
+# a build configured before the C++ unit (src/lang/numparse.cc) has g++ or no C++ compiler
+if [ -f "$build/CMakeCache.txt" ] && ! grep -q "^CMAKE_CXX_COMPILER:.*clang++" "$build/CMakeCache.txt"; then
+    rm -rf "$build"
+fi
 if [ ! -f "$build/CMakeCache.txt" ]; then
     # -O1 and line tables only: half the build time of -O2 -g, and stacks still name lines
-    CC=clang cmake -S "$src" -B "$build" -DPV_FUZZ=ON -DPV_BUILD_TESTS=OFF \
+    CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPV_FUZZ=ON -DPV_BUILD_TESTS=OFF \
         -DPV_BUILD_BENCH=OFF -DPV_WERROR=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" >"$log" 2>&1 ||
+        "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+        "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" >"$log" 2>&1 ||
         { cat "$log" >&2; echo "short_run: configuring with clang failed" >&2; exit 1; }
 fi
 cmake --build "$build" -j2 --target fuzz_script fuzz_datafile >>"$log" 2>&1 ||
