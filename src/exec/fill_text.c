@@ -214,7 +214,6 @@ typedef struct round_io {
     char *buf;                  /* this rank's chunk (tracked: capbuf bytes) */
     size_t capbuf, len;
     int64_t *all;               /* P x NSUM: the gathered summaries, then other tables */
-    size_t capall;
     double *send, *recv;
     size_t capsend, caprecv;
     int *scount, *sdispl, *rcount, *rdispl; /* P each (malloc'd together) */
@@ -244,12 +243,11 @@ static pv_status read_chunk(text_fill *T, round_io *R, int64_t off)
     return st;
 }
 
-/* Allgather of k int64 per rank into R->all (P x k). */
+/* Allgather of k <= NSUM int64 per rank into R->all (P x k, allocated at the start: no
+ * rank may leave this collective for want of memory). */
 static pv_status gather(text_fill *T, round_io *R, const int64_t *mine, int k)
 {
     pv_ctx *ctx = T->ctx;
-    size_t need = (size_t)ctx->nranks * (size_t)k;
-    if (!PV_GROW(ctx, R->all, R->capall, need)) return PV_ENOMEM;
     if (MPI_Allgather(mine, k, MPI_INT64_T, R->all, k, MPI_INT64_T, ctx->comm) != MPI_SUCCESS)
         return pv_err(ctx, PV_EMPI, "MPI_Allgather failed while reading '%s'", R->name);
     return PV_OK;
@@ -466,7 +464,7 @@ static void value_columns(const pv_using_entry *v, text_fill *T)
 static void round_fini(pv_ctx *ctx, round_io *R)
 {
     pv_free(ctx, R->buf, R->capbuf);
-    pv_free(ctx, R->all, R->capall * sizeof *R->all);
+    free(R->all);
     pv_free(ctx, R->send, R->capsend * sizeof *R->send);
     pv_free(ctx, R->recv, R->caprecv * sizeof *R->recv);
     pv_free(ctx, R->src, R->capsrc * sizeof *R->src);
@@ -576,7 +574,8 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
     }
     R.scount = malloc(4 * (size_t)ctx->nranks * sizeof *R.scount);
     R.tab = malloc(3 * (size_t)ctx->nranks * sizeof *R.tab);
-    if ((!R.scount || !R.tab) && T.st == PV_OK) T.st = pv_err(ctx, PV_ENOMEM, "out of memory");
+    R.all = malloc(NSUM * (size_t)ctx->nranks * sizeof *R.all);
+    if ((!R.scount || !R.tab || !R.all) && T.st == PV_OK) T.st = pv_err(ctx, PV_ENOMEM, "out of memory");
     T.st = located(&T, ds, T.st);
     pv_status st = pv_status_agree(ctx, T.st);
     MPI_Bcast(&R.size, 1, MPI_INT64_T, 0, ctx->comm);
@@ -598,7 +597,10 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
     pv_fill_run *run = NULL;
     st = pv_data_text_begin(I->env, &coords, &o, true, T.keep, T.nkeep, on_event, &T, &txt);
     if (st == PV_OK) st = pv_fill_run_begin(I, g, value, grid_units, T.ncols, &run);
-    if (st == PV_OK) {
+    st = pv_status_agree(ctx, st);
+    if (st != PV_OK) {
+        if (run) pv_fill_run_end(run, c, ds, off, st); /* agreed already: frees it */
+    } else {
         T.st = PV_OK;
         read_rounds(&T, &R, run, txt, &coords, &o);
         pv_log(ctx, PV_LOG_INFO, "grid",
@@ -607,8 +609,6 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
                ds->name, (long long)T.rounds, (long long)R.chunk, T.secs[0], T.secs[1],
                T.secs[2], T.secs[3], (double)ctx->mem_peak / 1e6);
         st = pv_fill_run_end(run, c, ds, off, T.st);
-    } else {
-        st = pv_status_agree(ctx, st);
     }
     pv_data_text_end(txt);
     text_fini(&T);
