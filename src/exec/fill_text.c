@@ -575,7 +575,8 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
     R.scount = malloc(4 * (size_t)ctx->nranks * sizeof *R.scount);
     R.tab = malloc(3 * (size_t)ctx->nranks * sizeof *R.tab);
     R.all = malloc(NSUM * (size_t)ctx->nranks * sizeof *R.all);
-    if ((!R.scount || !R.tab || !R.all) && T.st == PV_OK) T.st = pv_err(ctx, PV_ENOMEM, "out of memory");
+    if ((!R.scount || !R.tab || !R.all) && T.st == PV_OK)
+        T.st = pv_err(ctx, PV_ENOMEM, "out of memory");
     T.st = located(&T, ds, T.st);
     pv_status st = pv_status_agree(ctx, T.st);
     MPI_Bcast(&R.size, 1, MPI_INT64_T, 0, ctx->comm);
@@ -605,7 +606,7 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
         read_rounds(&T, &R, run, txt, &coords, &o);
         pv_log(ctx, PV_LOG_INFO, "grid",
                "%s: %lld rounds of %lld bytes a rank: read and scan %.3f s, parse %.3f s, "
-               "exchange %.3f s, fill %.3f s (rank 0); memory peak %.1f MB",
+               "exchange %.3f s, fill %.3f s (this rank); memory peak %.1f MB",
                ds->name, (long long)T.rounds, (long long)R.chunk, T.secs[0], T.secs[1],
                T.secs[2], T.secs[3], (double)ctx->mem_peak / 1e6);
         st = pv_fill_run_end(run, c, ds, off, T.st);

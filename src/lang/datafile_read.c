@@ -722,7 +722,8 @@ static pv_status one_line(iter *it, const char *s, size_t n, int64_t *skip)
         return PV_OK;
     }
     int nf;
-    if (it->fast && it->line_nl && pv_df_fast_fields(s, n, it->fmax, it->fneed, it->fv, it->fbad, &nf))
+    if (it->fast && it->line_nl &&
+        pv_df_fast_fields(s, n, it->fmax, it->fneed, it->fv, it->fbad, &nf))
         return fast_row(it, nf);
     if (!tokenise(&it->rb, it->opts, s, n)) return pv_err(it->ctx, PV_ENOMEM, "out of memory");
     if (it->hdr_pending) {

@@ -183,7 +183,8 @@ void pv_data_text_datum(const pv_data_spec *ds, const pv_data_opts *o, const pv_
             t.blanks = 0;
             t.seen_line = true;
             int64_t p = t.point++, b = t.block;
-            bool isel = ilo < 0 || (t.index >= ilo && t.index <= ihi && (t.index - ilo) % istep == 0);
+            bool isel = ilo < 0 ||
+                        (t.index >= ilo && t.index <= ihi && (t.index - ilo) % istep == 0);
             if (isel && p >= ev[2] && p <= ev[4] && (p - ev[2]) % ev[0] == 0 && b >= ev[3] &&
                 b <= ev[5] && (b - ev[3]) % ev[1] == 0)
                 (*count)++;
