@@ -19,6 +19,11 @@
  * one scan line per v, as df_generate_pseudodata does.
  * A data file comes a piece at a time (pv_data_reader: from rank 0's pieces, pvox/instream.h),
  * so only a piece and a line cut by its end are held; a line may span pieces.
+ * A text source can also be fed in parts from a given reader state (pv_data_text_*: each
+ * rank of exec/fill_text.c reads its share of a file; datafile_split.c composes the
+ * states); there, when every using entry is a bare column or a constant, a line's fields
+ * are found and only the numbers used are read (fast_row), with the same skips. Numbers
+ * are read by pv_parse_double (numparse.cc: std::from_chars, strtod's syntax).
  * Matrix and binary data are first read whole into records (datafile_matrix.c) and then
  * walked point by point (walk_records): a block end after each scan line but none between
  * records, `index` selecting records, `every` counting lines and points per record.
