@@ -46,7 +46,8 @@
 #define CHUNK_MAX (8LL << 20)
 #define CHUNK_MIN (1LL << 20)
 #define NSUM 9                   /* int64 fields of a round summary: pv_data_text_sum + status */
-#define REC_HEAD 6               /* record: local order, x, y, z, radius, count flag */
+#define REC_HEAD 6               /* record: local order, x, y, z, radius, count flag; then
+                                    $0 if the value reads it, then the kept columns */
 
 /* ---- which sources this reader takes ---------------------------------------------- */
 
@@ -137,6 +138,8 @@ typedef struct text_fill {
     int nkeep;
     int64_t keep[PV_USING_MAX];   /* columns the value reads, sent with each row */
     int ncols;                    /* $1..$ncols of the fill session */
+    bool need_line;               /* the value reads $0: records carry it */
+    int kat;                      /* the first kept column's place in a record */
     int stride;                   /* doubles per record */
     /* this round's accepted rows (file order): records and the ranks they go to */
     double *rec;
@@ -195,9 +198,10 @@ static pv_status on_event(void *ud, pv_data_event ev, const pv_data_point *pt)
     q[1] = pt->vals[0], q[2] = pt->vals[1], q[3] = pt->vals[2], q[4] = r;
     q[5] = own; /* the rank that counts it */
     const pv_row *row = pt->row;
+    if (T->need_line) q[REC_HEAD] = row ? (double)row->line : 0.0;
     for (int k = 0; k < T->nkeep; k++) {
         int64_t col = T->keep[k];
-        q[REC_HEAD + k] = row && col <= row->ncols ? row->val[col - 1] : (double)NAN;
+        q[T->kat + k] = row && col <= row->ncols ? row->val[col - 1] : (double)NAN;
     }
     T->dlo[T->nrec] = lo;
     T->dhi[T->nrec] = hi;
@@ -222,7 +226,8 @@ typedef struct round_io {
     double *cols;
     int64_t *order;
     unsigned char *counted;     /* the source is counted here */
-    size_t capsrc, capcols, caporder, capcounted;
+    int64_t *line;              /* their $0 when the value reads it */
+    size_t capsrc, capcols, caporder, capcounted, capline;
 } round_io;
 
 static pv_status read_chunk(text_fill *T, round_io *R, int64_t off)
@@ -359,6 +364,7 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
          !PV_GROW(ctx, R->src, R->capsrc, n ? n : 1) ||
          !PV_GROW(ctx, R->order, R->caporder, n ? n : 1) ||
          !PV_GROW(ctx, R->counted, R->capcounted, n ? n : 1) ||
+         (T->need_line && !PV_GROW(ctx, R->line, R->capline, n ? n : 1)) ||
          !PV_GROW(ctx, R->cols, R->capcols, (n ? n : 1) * (size_t)(T->ncols ? T->ncols : 1))))
         T->st = PV_ENOMEM;
     if ((*failed = any_failed(T))) return PV_OK;
@@ -377,13 +383,15 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
             R->order[i] = first[s] + (int64_t)q[0];
             double *cl = R->cols + i * (size_t)T->ncols;
             for (int c = 0; c < T->ncols; c++) cl[c] = (double)NAN;
-            for (int c = 0; c < T->nkeep; c++) cl[T->keep[c] - 1] = q[REC_HEAD + c];
+            for (int c = 0; c < T->nkeep; c++) cl[T->keep[c] - 1] = q[T->kat + c];
+            if (T->need_line) R->line[i] = (int64_t)q[REC_HEAD];
             R->counted[i] = (int)q[5] == ctx->rank;
             counted += R->counted[i];
             i++;
         }
     }
     double t0 = MPI_Wtime();
+    if (T->need_line) pv_fill_run_lines(run, R->line); /* $0 in the value, as gnuplot */
     pv_status st = pv_fill_run_piece(run, R->src, R->cols, n, R->order, 0, PV_FILL_NO_COUNT);
     T->secs[3] += MPI_Wtime() - t0;
     T->secs[2] -= MPI_Wtime() - t0;
@@ -449,16 +457,20 @@ static int64_t chunk_bytes(int P)
 static void value_columns(const pv_using_entry *v, text_fill *T)
 {
     T->nkeep = 0;
+    T->need_line = false;
     if (v->kind == PV_USE_COLUMN) {
         T->keep[T->nkeep++] = v->column;
     } else {
-        for (int r = 0; r < v->nrefs; r++)
+        for (int r = 0; r < v->nrefs; r++) {
             if (v->refs[r] >= 1 && T->nkeep < PV_USING_MAX) T->keep[T->nkeep++] = v->refs[r];
+            if (v->refs[r] == 0) T->need_line = true;
+        }
     }
     T->ncols = 0;
     for (int k = 0; k < T->nkeep; k++)
         if (T->keep[k] > T->ncols) T->ncols = (int)T->keep[k];
-    T->stride = REC_HEAD + T->nkeep;
+    T->kat = REC_HEAD + T->need_line;
+    T->stride = T->kat + T->nkeep;
 }
 
 static void round_fini(pv_ctx *ctx, round_io *R)
@@ -471,6 +483,7 @@ static void round_fini(pv_ctx *ctx, round_io *R)
     pv_free(ctx, R->cols, R->capcols * sizeof *R->cols);
     pv_free(ctx, R->order, R->caporder * sizeof *R->order);
     pv_free(ctx, R->counted, R->capcounted);
+    pv_free(ctx, R->line, R->capline * sizeof *R->line);
     free(R->scount);
     free(R->tab);
     if (R->fd >= 0) close(R->fd);

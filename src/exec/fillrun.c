@@ -26,9 +26,10 @@ struct pv_fill_run {
     const double *cols;
     const int64_t *order;
     int64_t base;
+    const int64_t *lines;      /* the sources' $0, or NULL: their order */
     /* the earliest failing lane of this rank (file order) */
     int failed;
-    int64_t fail_order;
+    int64_t fail_order, fail_line;
     double fail_dist[2];       /* VoxelDistance, GridDistance of that lane */
     double fail_cols[PV_USING_MAX];
     pv_fill_local acc;
@@ -40,6 +41,11 @@ static int64_t order_of(const pv_fill_run *F, size_t src)
     return F->order ? F->order[src] : F->base + (int64_t)src;
 }
 
+static int64_t line_of(const pv_fill_run *F, size_t src)
+{
+    return F->lines ? F->lines[src] : order_of(F, src);
+}
+
 /* Remember the earliest failing source, so every rank can re-evaluate the same lane
  * serially at the end and report gnuplot's located error. */
 static void note_failure(pv_fill_run *F, size_t src, double dist, double gdist)
@@ -49,6 +55,7 @@ static void note_failure(pv_fill_run *F, size_t src, double dist, double gdist)
     if (!F->failed || o < F->fail_order) {
         F->failed = 1;
         F->fail_order = o;
+        F->fail_line = line_of(F, src);
         F->fail_dist[0] = dist;
         F->fail_dist[1] = gdist;
         memcpy(F->fail_cols, F->cols + src * (size_t)F->ncols,
@@ -83,7 +90,7 @@ static void eval_scalar(void *ud, int tid, size_t src, size_t n, const double *d
     (void)tid;
     const double *cols = F->cols + src * (size_t)F->ncols;
     const char *strs[PV_USING_MAX] = {0};
-    pv_row row = {F->ncols, cols, strs, NULL, order_of(F, src), 0, 0};
+    pv_row row = {F->ncols, cols, strs, NULL, line_of(F, src), 0, 0};
 #pragma omp critical(pv_fill_scalar)
     {
         pv_env_set_row(F->I->env, &row);
@@ -168,7 +175,13 @@ pv_status pv_fill_run_piece(pv_fill_run *F, const pv_fill_source *src, const dou
     F->secs += MPI_Wtime() - t0;
     F->cols = NULL;
     F->order = NULL;
+    F->lines = NULL;
     return st;
+}
+
+void pv_fill_run_lines(pv_fill_run *F, const int64_t *lines)
+{
+    F->lines = lines;
 }
 
 bool pv_fill_run_vector(const pv_fill_run *F)
@@ -186,13 +199,14 @@ static pv_status locate_failure(pv_fill_run *F, pv_cursor *c, size_t off)
     struct { double order; int rank; } mine = {F->failed ? (double)F->fail_order : HUGE_VAL,
                                                ctx->rank}, first;
     MPI_Allreduce(&mine, &first, 1, MPI_DOUBLE_INT, MPI_MINLOC, ctx->comm);
-    double buf[2 + PV_USING_MAX];
+    double buf[3 + PV_USING_MAX];
     buf[0] = F->fail_dist[0];
     buf[1] = F->fail_dist[1];
     memcpy(buf + 2, F->fail_cols, sizeof F->fail_cols);
-    MPI_Bcast(buf, 2 + PV_USING_MAX, MPI_DOUBLE, first.rank, ctx->comm);
+    buf[2 + PV_USING_MAX] = (double)F->fail_line;
+    MPI_Bcast(buf, 3 + PV_USING_MAX, MPI_DOUBLE, first.rank, ctx->comm);
     const char *strs[PV_USING_MAX] = {0};
-    pv_row row = {F->ncols, buf + 2, strs, NULL, (int64_t)first.order, 0, 0};
+    pv_row row = {F->ncols, buf + 2, strs, NULL, (int64_t)buf[2 + PV_USING_MAX], 0, 0};
     pv_env_set_row(I->env, &row);
     pv_value d = pv_real(buf[0]), gd = pv_real(buf[1]), v = {0};
     pv_env_set(I->env, "VoxelDistance", &d);

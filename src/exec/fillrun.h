@@ -34,6 +34,11 @@ pv_status pv_fill_run_begin(pv_interp *I, pv_grid *g, pv_code *value, bool grid_
 pv_status pv_fill_run_piece(pv_fill_run *r, const pv_fill_source *src, const double *cols,
                             size_t n, const int64_t *order, int64_t base, unsigned flags);
 
+/* Before a piece: lines[s] is source s's $0, the number gnuplot's reader gave its row,
+ * which the value expression reads; without it (NULL) $0 is the file-order number. For
+ * the next pv_fill_run_piece only. */
+void pv_fill_run_lines(pv_fill_run *r, const int64_t *lines);
+
 /* Collective: agree on `st` (a reader's status), check the value expression did not call
  * voxel(), locate a failing lane, print the result lines (ds names the source in the
  * warning for a file with no valid points), and free the session. Returns the agreed

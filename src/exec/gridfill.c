@@ -21,7 +21,8 @@ typedef struct fill_rows {
     pv_ctx *ctx;
     pv_fill_source *src;   /* x, y, z, radius per accepted row (tracked: capsrc slots) */
     double *cols;          /* MAX_FILL_COLS values per row (tracked: capcols doubles) */
-    size_t n, capsrc, capcols;
+    int64_t *line;         /* each row's $0 (tracked: capline) */
+    size_t n, capsrc, capcols, capline;
     int ncols;             /* most columns seen in a row (<= MAX_FILL_COLS) */
 } fill_rows;
 
@@ -29,6 +30,7 @@ static void rows_fini(fill_rows *R)
 {
     pv_free(R->ctx, R->src, R->capsrc * sizeof *R->src);
     pv_free(R->ctx, R->cols, R->capcols * sizeof *R->cols);
+    pv_free(R->ctx, R->line, R->capline * sizeof *R->line);
 }
 
 static pv_status collect_row(void *ud, const double *vals, int nvals, const pv_row *row)
@@ -40,11 +42,13 @@ static pv_status collect_row(void *ud, const double *vals, int nvals, const pv_r
         if (isnan(vals[k]))
             return PV_OK; /* rows with undefined coordinates are skipped */
     if (!PV_GROW(R->ctx, R->src, R->capsrc, R->n + 1) ||
-        !PV_GROW(R->ctx, R->cols, R->capcols, (R->n + 1) * MAX_FILL_COLS)) {
+        !PV_GROW(R->ctx, R->cols, R->capcols, (R->n + 1) * MAX_FILL_COLS) ||
+        !PV_GROW(R->ctx, R->line, R->capline, R->n + 1)) {
         pv_err_clear(R->ctx); /* run_fill reports it, naming the sources */
         return PV_ENOMEM;
     }
     R->src[R->n] = (pv_fill_source){vals[0], vals[1], vals[2], vals[3]};
+    R->line[R->n] = row ? row->line : (int64_t)R->n;
     double *cl = R->cols + R->n * MAX_FILL_COLS;
     int nc = row ? row->ncols : 0;
     if (nc > MAX_FILL_COLS)
@@ -118,6 +122,7 @@ static pv_status run_fill(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
                         (size_t)R.ncols * sizeof *R.cols);
         }
         unsigned flags = PV_FILL_PROGRESS | (I->ctx->rank == 0 ? 0u : PV_FILL_NO_COUNT);
+        pv_fill_run_lines(run, R.line); /* $0 in the value: the row's, as gnuplot */
         st = pv_fill_run_piece(run, R.src, cols, R.n, NULL, 0, flags);
         st = pv_fill_run_end(run, c, ds, off, st);
     } else {
