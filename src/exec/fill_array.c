@@ -935,15 +935,12 @@ static pv_status run_fast(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
     pv_fill_run *run = NULL;
     if (st == PV_OK) st = pv_status_agree(ctx, pv_fill_run_begin(I, g, value, false, 4, &run));
     if (st == PV_OK) {
+        /* the last in file order: the last storage index on every axis */
         int64_t last[3];
         for (int ax = 0; ax < 3; ax++) last[ax] = elem_index(a, ax, a->n[ax] - 1);
-        /* storage index (fn-1, ...) on every axis is the last in file order */
-        for (int d = 0; d < 3; d++) last[a->scan[d]] = elem_index(a, a->scan[d], A->fn[d] - 1);
         double dd[3];
-        for (int ax = 0; ax < 3; ax++) {
-            double p = coord(A, ax, last[ax]);
-            dd[ax] = (g->min[ax] + (double)last[ax] * g->delta[ax]) - p;
-        }
+        for (int ax = 0; ax < 3; ax++)
+            dd[ax] = (g->min[ax] + (double)last[ax] * g->delta[ax]) - coord(A, ax, last[ax]);
         pv_fill_local acc;
         pv_fill_local_init(&acc);
         int64_t nn = g->n * g->n;
