@@ -128,6 +128,7 @@ typedef struct pv_data_binary {
     int64_t dim[3];          /* array/record sizes: points per line, lines, planes (a 3D
                                 array: elements along x, y, z whatever `scan` says);
                                 0 none, -1 Inf */
+    int ndims;               /* sizes given in array=/record= (3: a 3D array, DIFF-25) */
     double delta[3];         /* dx, dy, dz (0: 1) */
     bool has_delta[3];
     bool flip[3];            /* flipx / flipy / flipz / flip=x|y|z */

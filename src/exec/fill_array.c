@@ -978,6 +978,22 @@ static pv_status check_spec(pv_interp *I, pv_cursor *c, const pv_data_spec *ds)
     return PV_OK;
 }
 
+/* The value spec reads columns 1 .. ncols only (the same on every rank). */
+static pv_status check_value_cols(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
+                                  int ncols)
+{
+    const pv_using_entry *v = &ds->using[4];
+    int64_t bad = 0;
+    if (v->kind == PV_USE_COLUMN && !v->expr && (v->column < 1 || v->column > ncols))
+        bad = v->column;
+    for (int r = 0; v->kind == PV_USE_EXPR && r < v->nrefs && !bad; r++)
+        if (v->refs[r] < 1 || v->refs[r] > ncols) bad = v->refs[r];
+    if (!bad) return PV_OK;
+    return pv_source_error(I->ctx, PV_ESCRIPT, c->tl->src, v->off,
+                           "column %lld: a 3D array has columns 1 to %d (x, y, z, then its "
+                           "values)", (long long)bad, ncols);
+}
+
 pv_status pv_fill_array_source(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *ds,
                                pv_array_src *a, pv_code *value, bool grid_units, size_t off)
 {
@@ -998,8 +1014,8 @@ pv_status pv_fill_array_source(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_s
             A.shift[ax] = (double)(a->n[ax] - 1) * (a->delta[ax] / 2);
         }
     }
-    pv_status st = PV_OK;
-    if (!A.b && (a->scan[0] != 0 || a->scan[1] != 1 || a->scan[2] != 2))
+    pv_status st = check_value_cols(I, c, ds, 3 + a->nfields);
+    if (st == PV_OK && !A.b && (a->scan[0] != 0 || a->scan[1] != 1 || a->scan[2] != 2))
         st = pv_err(ctx, PV_EINTERNAL, "3D array reader: storage order must be x fastest");
     st = pv_status_agree(ctx, st);
     if (st == PV_OK && !ctx->opt.quiet)
@@ -1032,7 +1048,7 @@ __attribute__((weak)) pv_status pv_h5_array_open(pv_interp *I, pv_cursor *c,
 
 static bool is_brick(const pv_data_spec *ds)
 {
-    return ds->kind == PV_DS_FILE && ds->binary && ds->bin.dim[2] != 0;
+    return ds->kind == PV_DS_FILE && ds->binary && ds->bin.ndims == 3;
 }
 
 bool pv_fill_array_applies(pv_interp *I, const pv_data_spec *ds)

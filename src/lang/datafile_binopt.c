@@ -86,13 +86,14 @@ static pv_status int_expr(pv_cursor *c, pv_env *env, bool exec, int64_t *out)
 
 /* The tail "xM" or "xMxK" of the old form 128x64(x32) (the lexer reads "x64x32" as a
  * name): the sizes into d[1], d[2]; false if the name is not of that form. */
-static bool dims_tail(const char *s, int64_t d[3])
+static bool dims_tail(const char *s, int64_t d[3], int *nd)
 {
     for (int k = 1; k < 3 && *s; k++) {
         if (s[0] != 'x' || !isdigit((unsigned char)s[1])) return false;
         char *end;
         d[k] = strtoll(s + 1, &end, 10);
         s = end;
+        *nd = k + 1;
     }
     return *s == '\0';
 }
@@ -103,9 +104,10 @@ static pv_status dims_arg(pv_cursor *c, pv_env *env, bool exec, pv_data_binary *
     pv_status st = expect_eq(c);
     for (int rec = 0; st == PV_OK; rec++) {
         int64_t d[3] = {0, 0, 0};
+        int nd = 1; /* sizes given */
         if (pv_cur_accept_op(c, "(")) {
             st = int_expr(c, env, exec, &d[0]);
-            for (int k = 1; k < 3 && st == PV_OK && pv_cur_accept_op(c, ","); k++)
+            for (int k = 1; k < 3 && st == PV_OK && pv_cur_accept_op(c, ","); k++, nd++)
                 st = int_expr(c, env, exec, &d[k]);
             if (st == PV_OK && !pv_cur_accept_op(c, ")"))
                 st = pv_cur_error(c, PV_ESYNTAX, "tuple syntax error");
@@ -114,14 +116,15 @@ static pv_status dims_arg(pv_cursor *c, pv_env *env, bool exec, pv_data_binary *
             const pv_token *t = pv_cur_peek(c);
             if (st == PV_OK && t->kind == PV_TK_NAME && t->sval[0] == 'x' &&
                 isdigit((unsigned char)t->sval[1])) { /* the old form 128x64 */
-                if (!dims_tail(t->sval, d))
+                if (!dims_tail(t->sval, d, &nd))
                     return pv_cur_error(c, PV_ESYNTAX, "array sizes must be NxM or NxMxK");
                 pv_cur_next(c);
             }
         }
-        if (st == PV_OK && d[2] != 0 && (d[0] <= 0 || d[1] <= 0 || d[2] <= 0) && exec)
+        if (st == PV_OK && nd == 3 && (d[0] <= 0 || d[1] <= 0 || d[2] <= 0) && exec)
             return pv_cur_error(c, PV_ESCRIPT, "the sizes of a 3D array must be positive");
-        if (st == PV_OK && rec == 0) b->dim[0] = d[0], b->dim[1] = d[1], b->dim[2] = d[2];
+        if (st == PV_OK && rec == 0)
+            b->dim[0] = d[0], b->dim[1] = d[1], b->dim[2] = d[2], b->ndims = nd;
         if (st != PV_OK || !pv_cur_accept_op(c, ":")) break;
     }
     return st;
@@ -432,7 +435,7 @@ static pv_status one_option(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *
  * transform. */
 static pv_status check_3d(pv_cursor *c, const pv_data_binary *b)
 {
-    if (b->dim[2] == 0) {
+    if (b->ndims != 3) {
         if (b->has_delta[2] || b->flip[2])
             return pv_cur_error(c, PV_ESYNTAX, "Currently not supporting three-dimensional sampling");
         return PV_OK;
