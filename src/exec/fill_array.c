@@ -124,6 +124,12 @@ typedef struct brick {
     int64_t skip;
     unsigned char *raw;     /* one box's bytes (plain malloc: a read buffer, bounded) */
     size_t rawcap;
+    /* for brick_read (the pv_array_src interface): the element layout */
+    int64_t n[3];
+    int scan[3];
+    bool flip[3];
+    double *tmp;            /* a box in storage order, before its permutation */
+    size_t tmpcap;
 } brick;
 
 static void brick_close(void *ud)
@@ -133,6 +139,7 @@ static void brick_close(void *ud)
     if (b->fd >= 0) close(b->fd);
     free(b->path);
     free(b->raw);
+    free(b->tmp);
     free(b);
 }
 
@@ -288,6 +295,7 @@ static pv_status brick_open(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
         return st;
     }
     for (int k = 0; k < 3; k++) {
+        b->n[k] = bin->dim[k], b->scan[k] = a->scan[k], b->flip[k] = bin->flip[k];
         a->n[k] = bin->dim[k];
         a->delta[k] = bin->delta[k] > 0 ? bin->delta[k] : 1.0;
         a->flip[k] = bin->flip[k];
@@ -415,13 +423,43 @@ static pv_status fetch(arr *A, const int64_t lo[3], const int64_t hi[3], double 
     return PV_OK;
 }
 
+/* pv_array_src.read of a brick: planes [k0, k1) in element order, whatever its storage
+ * order. The fill reads bricks box by box through fetch() instead; this one serves
+ * PVOX_TEST_ARRAY_READ=1, which sends bricks stored x fastest through the reader
+ * interface (the path of HDF5 datasets), so the tests cover that path without HDF5. */
 static pv_status brick_read(void *ud, int64_t k0, int64_t k1, double *out)
 {
-    /* A box of whole planes in element order exists only without scan= or flips; other
-     * layouts go through fetch(), which reads bricks box by box itself. */
     brick *b = ud;
-    int64_t lo[3] = {0, 0, k0}, hi[3] = {b->fn[0], b->fn[1], k1};
-    return brick_box(b, lo, hi, out);
+    if (k1 <= k0) return PV_OK;
+    int64_t lo[3], hi[3];
+    int zd = 0;
+    for (int d = 0; d < 3; d++) {
+        lo[d] = 0, hi[d] = b->fn[d];
+        if (b->scan[d] == 2) zd = d;
+    }
+    lo[zd] = b->flip[2] ? b->n[2] - k1 : k0;
+    hi[zd] = b->flip[2] ? b->n[2] - k0 : k1;
+    size_t nf = (size_t)b->nf, n = (size_t)b->n[0] * (size_t)b->n[1] * (size_t)(k1 - k0);
+    if (n * nf > b->tmpcap) {
+        double *p = realloc(b->tmp, n * nf * sizeof *p);
+        if (!p) return pv_err(b->ctx, PV_ENOMEM, "out of memory reading '%s'", b->path);
+        b->tmp = p, b->tmpcap = n * nf;
+    }
+    pv_status st = brick_box(b, lo, hi, b->tmp);
+    if (st != PV_OK) return st;
+    size_t w0 = (size_t)(hi[0] - lo[0]), w1 = (size_t)(hi[1] - lo[1]);
+#pragma omp parallel for schedule(static)
+    for (size_t q = 0; q < n; q++) {
+        int64_t f[3] = {lo[0] + (int64_t)(q % w0), lo[1] + (int64_t)(q / w0 % w1),
+                        lo[2] + (int64_t)(q / w0 / w1)}, e[3];
+        for (int d = 0; d < 3; d++) {
+            int ax = b->scan[d];
+            e[ax] = b->flip[ax] ? b->n[ax] - 1 - f[d] : f[d];
+        }
+        size_t o = ((size_t)(e[2] - k0) * (size_t)b->n[1] + (size_t)e[1]) * (size_t)b->n[0] + (size_t)e[0];
+        memcpy(out + o * nf, b->tmp + q * nf, nf * sizeof *out);
+    }
+    return PV_OK;
 }
 
 /* =====================================================================================
@@ -1036,12 +1074,14 @@ pv_status pv_fill_array_source(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_s
     A.ctx = ctx;
     A.a = a;
     A.b = a->read == brick_read ? a->ud : NULL;
+    if (A.b && getenv("PVOX_TEST_ARRAY_READ") && a->scan[0] == 0 && a->scan[1] == 1)
+        A.b = NULL; /* tests: through a->read, as an HDF5 dataset (brick_read) */
     for (int d = 0; d < 3; d++) {
         A.fn[d] = a->n[a->scan[d]];
         if (a->scan[d] == 2) A.zd = d;
     }
     const pv_data_binary *bin = &ds->bin;
-    if (A.b && bin->trans == 2) {
+    if (a->read == brick_read && bin->trans == 2) {
         A.centered = true;
         for (int ax = 0; ax < 3; ax++) {
             A.center[ax] = bin->trans_pt[ax];

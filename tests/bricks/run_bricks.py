@@ -17,7 +17,9 @@ CHECK is one of:
            type, a bad scan=, a 3D array in plot: the located message, the exit code (3
            for I/O, 1 for the script) on every rank, no hang.
 
-Every run happens at each --np and --threads; the checksums (pvox -v) and the script's
+--via-read sends the bricks stored x fastest through the reader interface HDF5 datasets
+use (fill_array.h), the others still box by box. Every run happens at each --np and
+--threads; the checksums (pvox -v) and the script's
 output must be the same in all of them. numpy writes the bricks (in the test's own
 temporary folder). Exit codes: 0 pass, 1 fail, 77 numpy missing (a failure under CI=true).
 """
@@ -105,6 +107,8 @@ def grid_cmds(name, g):
 def run(a, script, cwd, np_, nt, expect_rc=0):
     env = dict(os.environ)
     env["OMP_NUM_THREADS"] = str(nt)
+    if a.via_read:  # bricks stored x fastest go through the reader interface (HDF5's path)
+        env["PVOX_TEST_ARRAY_READ"] = "1"
     cmd = [a.mpiexec, "-n", str(np_), a.pvox, "-v", script]
     try:
         p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
@@ -193,6 +197,7 @@ def check_values(a, tmp):
         ("endian=big", ">", "yzx", (True, False, False), 0),
         ("endian=swap", ">", "xzy", (False, True, True), 16),
         ("endian=default", "<", "zxy", (True, True, True), 3),
+        ("endian=big", ">", "xyz", (True, False, True), 8),
     ]
     for t_i, (tname, dt) in enumerate(sorted(TYPES.items())):
         esp, bo, scan, flips, skip = variants[t_i % len(variants)]
@@ -383,6 +388,9 @@ def main():
     ap.add_argument("--np", default="1,2,3")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--via-read", action="store_true",
+                    help="read bricks stored x fastest through the pv_array_src interface "
+                         "(PVOX_TEST_ARRAY_READ=1), the path HDF5 datasets take")
     ap.add_argument("check", choices=["values", "general", "errors"])
     a = ap.parse_args()
     if np is None:  # the suite's Python may lack numpy: Debian's has it

@@ -16,3 +16,14 @@ foreach(part values general errors)
     LABELS "grid;mpi" PROCESSORS 2 TIMEOUT 600 SKIP_RETURN_CODE 77
     ENVIRONMENT "${PV_MPI_ENV}")
 endforeach()
+
+# The same values and general checks with the bricks stored x fastest read through the
+# reader interface of fill_array.h (PVOX_TEST_ARRAY_READ=1), the path HDF5 datasets take.
+foreach(part values general)
+  add_test(NAME bricks.${part}_via_read
+    COMMAND ${PV_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/run_bricks.py --pvox $<TARGET_FILE:pvox>
+            --mpiexec ${MPIEXEC_EXECUTABLE} --np 1,2,3 --threads 1,2 --via-read ${part})
+  set_tests_properties(bricks.${part}_via_read PROPERTIES
+    LABELS "grid;mpi" PROCESSORS 2 TIMEOUT 600 SKIP_RETURN_CODE 77
+    ENVIRONMENT "${PV_MPI_ENV}")
+endforeach()
