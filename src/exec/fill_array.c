@@ -825,6 +825,8 @@ static pv_status run_general(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spe
     specs S;
     gen G = {0};
     G.I = I, G.c = c, G.g = g, G.A = A, G.S = &S, G.grid_units = grid_units, G.cap = GEN_BOX_ELEMS;
+    size_t plane = (size_t)A->a->n[0] * (size_t)A->a->n[1];
+    if (!A->b && plane > G.cap) G.cap = plane; /* a->read gives whole planes */
     int ncols = 3 + A->a->nfields;
     pv_status st = specs_make(I, c, ds, ncols, &S);
     if (st == PV_OK) st = gen_alloc(&G);

@@ -319,6 +319,10 @@ def check_general(a, tmp):
     add("g_scan_yzx", (12, 10, 14), "dx=1.2", "1:2:3:(2.5):($4*2)", g16,
         delta=(1.2, 1.2, 1.2), scan="yzx", flips=(True, False, True))
     add("g_flipz", (16, 16, 16), "", "1:2:3:(3):($4*VoxelDistance)", g16, flips=(False, True, True))
+    # planes larger than a box of the general path (several boxes per plane; through the
+    # reader interface, whole planes)
+    add("g_wide", (400, 330, 2), "dx=0.0375 dy=0.045 dz=7", "1:2:3:(0.05):4", g16,
+        delta=(0.0375, 0.045, 7.0), flips=(True, False, False))
     # two fields, radius from a column, coordinates as expressions
     add("g_fields", (11, 11, 11), "", "($1+0.25):2:($3*1.2):(abs($5)/4):($4-$5)", g16, fields=1)
     # vgfill (grid units)
