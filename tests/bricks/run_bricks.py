@@ -251,9 +251,24 @@ def check_values(a, tmp):
     cases.append(c)
     samples[name] = [(1.0, 2.0, 3.0), (10.0, 0.0, 5.0)]
     expect[name] = [float(f1[3, 2, 1]), float(f1[5, 0, 10])]
+    # elements just below the nodes (dx=0.999): the ceil rule still maps element i to node
+    # i, so the fast path runs; VoxelDistance after it is the last element's distance
+    name = "v_near"
+    vals = rng.standard_normal((n, n, n)).astype("<f4")
+    vals.tofile(os.path.join(tmp, name + ".bin"))
+    near = [i * 0.999 for i in range(n)]
+    c = Case(name, (n, n, n), 'array=%dx%dx%d dx=0.999' % (n, n, n), "1:2:3:(0):4",
+             vals.astype(np.float64), [near] * 3, grid)
+    c.fast = True
+    write_text(os.path.join(tmp, name + ".txt"), c)
+    cases.append(c)
+    samples[name] = [(5.0, 6.0, 7.0)]
+    expect[name] = [float(vals[7, 6, 5])]
     ref = check_runs(a, tmp, cases, samples)
     if ref is None:
         return
+    if not re.search(r"^v_near brick VoxelDistance +0\.0[0-9]", ref[1], re.M):
+        fail("v_near: VoxelDistance after the fill should be the last element's distance")
     out = ref[1]
     for c in cases:
         got = re.findall(r"^%s voxel\(.*\) = (.*)$" % c.name, out, re.M)
