@@ -511,7 +511,7 @@ static pv_status specs_make(pv_interp *I, pv_cursor *c, const pv_data_spec *ds, 
     S->ncols = ncols;
     S->nthreads = omp_get_max_threads();
     const char *slots[NCOLS_MAX];
-    char names[NCOLS_MAX][8];
+    char names[NCOLS_MAX][16]; /* "$" and any int (-Wformat-truncation at -O0/-O1) */
     for (int k = 0; k < ncols; k++) {
         snprintf(names[k], sizeof names[k], "$%d", k + 1);
         slots[k] = names[k];
