@@ -896,8 +896,8 @@ static bool exact_geometry(const arr *A, const pv_grid *g)
     return true;
 }
 
-static bool fast_applies(const pv_cursor *c, const pv_data_spec *ds, const arr *A,
-                         const pv_grid *g, bool grid_units, pv_interp *I)
+static bool fast_applies(const pv_data_spec *ds, const arr *A, const pv_grid *g,
+                         bool grid_units, pv_interp *I)
 {
     if (grid_units) return false;
     for (int k = 0; k < 3; k++)
@@ -909,13 +909,147 @@ static bool fast_applies(const pv_cursor *c, const pv_data_spec *ds, const arr *
         pv_err_clear(I->ctx);
         return false;
     }
-    return r == 0 && value_is_col4(c, &ds->using[4]) && exact_geometry(A, g);
+    return r == 0 && exact_geometry(A, g);
+}
+
+/* A value expression of the fast path other than column 4 itself: compiled for lanes
+ * ($1..$ncols), evaluated a row of elements at a time; a lane that fails is remembered
+ * (the earliest in file order) and re-evaluated at the end for its message. */
+typedef struct fast_expr {
+    pv_vcode *vc;              /* NULL: the value is column 4 itself */
+    pv_vscratch **scratch;     /* per thread */
+    int nthreads, ncols;
+    int failed;
+    int64_t fail_order;
+    double fail_cols[NCOLS_MAX];
+} fast_expr;
+
+static void fast_expr_fini(fast_expr *X)
+{
+    if (X->scratch)
+        for (int t = 0; t < X->nthreads; t++) pv_vscratch_destroy(X->scratch[t]);
+    free(X->scratch);
+    pv_vcode_destroy(X->vc);
+}
+
+/* Compile value for the fast path: no VoxelDistance, GridDistance, voxel() or rand(), and
+ * a vector form. False: the general path. */
+static bool fast_expr_make(pv_interp *I, const pv_code *value, int ncols, fast_expr *X)
+{
+    memset(X, 0, sizeof *X);
+    X->ncols = ncols;
+    X->nthreads = omp_get_max_threads();
+    static const char *const banned[] = {"VoxelDistance", "GridDistance", "voxel", "rand"};
+    for (size_t k = 0; k < sizeof banned / sizeof banned[0]; k++)
+        if (pv_code_uses_name(value, banned[k])) return false;
+    const char *slots[NCOLS_MAX];
+    char names[NCOLS_MAX][16]; /* "$" and any int (-Wformat-truncation at -O0/-O1) */
+    for (int k = 0; k < ncols; k++) {
+        snprintf(names[k], sizeof names[k], "$%d", k + 1);
+        slots[k] = names[k];
+    }
+    bool ok = pv_vcompile(I->env, value, ncols, slots, &X->vc) == PV_OK;
+    pv_err_clear(I->ctx);
+    if (ok) {
+        X->scratch = calloc((size_t)X->nthreads, sizeof *X->scratch);
+        ok = X->scratch != NULL;
+        for (int t = 0; ok && t < X->nthreads; t++)
+            ok = (X->scratch[t] = pv_vscratch_create(X->vc, PV_FILL_MAX_LANES)) != NULL;
+    }
+    if (!ok) fast_expr_fini(X), memset(X, 0, sizeof *X);
+    return ok;
+}
+
+/* Per-thread lanes: ncols columns of PV_FILL_MAX_LANES, then the values. */
+static double *fast_lanes(const fast_expr *X)
+{
+    return X->vc ? malloc(((size_t)X->ncols + 1) * PV_FILL_MAX_LANES * sizeof(double)) : NULL;
+}
+
+/* Evaluate X for the elements of storage row (f1, f2), f0 from lo0 (w0 of them), whose
+ * fields come from raw bytes (a brick) or doubles (nf per element), and add the values to
+ * the slab row. */
+static void fast_expr_row(fast_expr *X, const arr *A, int tid, double *lanes, int64_t lo0,
+                          int64_t f1, int64_t f2, int64_t w0, const unsigned char *raw,
+                          const double *vals, float *row, int64_t step)
+{
+    const pv_array_src *a = A->a;
+    const brick *b = A->b;
+    const int *scan = a->scan;
+    int nf = a->nfields;
+    const size_t L = PV_FILL_MAX_LANES;
+    double *out = lanes + (size_t)X->ncols * L;
+    int64_t f[3] = {lo0, f1, f2}, e[3];
+    for (int d = 0; d < 3; d++) e[scan[d]] = elem_index(a, scan[d], f[d]);
+    for (int64_t q0 = 0; q0 < w0; q0 += (int64_t)L) {
+        size_t m = (size_t)(w0 - q0) < L ? (size_t)(w0 - q0) : L;
+        for (int ax = 0; ax < 3; ax++) {
+            double *col = lanes + (size_t)ax * L;
+            if (ax == scan[0])
+                for (size_t k = 0; k < m; k++)
+                    col[k] = coord(A, ax, elem_index(a, ax, lo0 + q0 + (int64_t)k));
+            else
+                for (size_t k = 0; k < m; k++) col[k] = coord(A, ax, e[ax]);
+        }
+        for (int fl = 0; fl < nf; fl++) {
+            double *col = lanes + (size_t)(3 + fl) * L;
+            for (size_t k = 0; k < m; k++) {
+                size_t p0 = (size_t)q0 + k;
+                col[k] = raw ? decode1(raw + p0 * b->esize + b->foff[fl], b->type[fl], b->swap, b->middle)
+                             : vals[p0 * (size_t)nf + (size_t)fl];
+            }
+        }
+        pv_vinput in[NCOLS_MAX];
+        for (int k = 0; k < X->ncols; k++) in[k] = (pv_vinput){lanes + (size_t)k * L, 1};
+        pv_veval(X->vc, X->scratch[tid], m, in, out);
+        if (pv_vscratch_take_error(X->scratch[tid])) {
+            size_t k = 0;
+            while (k + 1 < m && !isnan(out[k])) k++;
+            int64_t o = lo0 + q0 + (int64_t)k + A->fn[0] * (f1 + A->fn[1] * f2);
+#pragma omp critical(pv_fill_array_fail)
+            if (!X->failed || o < X->fail_order) {
+                X->failed = 1;
+                X->fail_order = o;
+                for (int c = 0; c < X->ncols; c++) X->fail_cols[c] = lanes[(size_t)c * L + k];
+            }
+        }
+        for (size_t k = 0; k < m; k++) {
+            float *v = row + (q0 + (int64_t)k) * step;
+            *v = (float)((double)*v + out[k]);
+        }
+    }
+}
+
+/* Some lane failed on some rank: every rank re-evaluates the earliest one (file order)
+ * with the scalar evaluator, for its located message (as the kernel's path does). */
+static pv_status fast_expr_locate(pv_interp *I, pv_cursor *c, const fast_expr *X,
+                                  const pv_code *value, size_t off)
+{
+    pv_ctx *ctx = I->ctx;
+    struct { double order; int rank; } mine = {X->failed ? (double)X->fail_order : HUGE_VAL,
+                                               ctx->rank}, first;
+    MPI_Allreduce(&mine, &first, 1, MPI_DOUBLE_INT, MPI_MINLOC, ctx->comm);
+    if (first.order == HUGE_VAL) return PV_OK;
+    double cols[NCOLS_MAX];
+    memcpy(cols, X->fail_cols, sizeof cols);
+    MPI_Bcast(cols, NCOLS_MAX, MPI_DOUBLE, first.rank, ctx->comm);
+    const char *strs[NCOLS_MAX] = {0};
+    pv_row row = {X->ncols, cols, strs, NULL, (int64_t)first.order, 0, 0};
+    pv_env_set_row(I->env, &row);
+    pv_value v = {0};
+    pv_status st = pv_eval(I->env, value, &v);
+    pv_env_set_row(I->env, NULL);
+    pv_value_free(&v);
+    if (st == PV_OK)
+        st = pv_source_error(ctx, PV_ESCRIPT, c->tl->src, off, "vfill value expression failed");
+    return st;
 }
 
 typedef struct fast_ud {
     arr *A;
     pv_grid *g;
     double *buf;           /* values of a->read, storage order */
+    fast_expr *X;
 } fast_ud;
 
 /* The slab position of storage row (f1, f2) (its first element, f0 = lo0) and the slab
@@ -957,16 +1091,32 @@ static pv_status fast_box(void *ud, const int64_t lo[3], const int64_t hi[3])
     fast_ud *F = ud;
     size_t nf = (size_t)F->A->a->nfields;
     int64_t w0 = hi[0] - lo[0], w1 = hi[1] - lo[1], w2 = hi[2] - lo[2];
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int64_t p2 = 0; p2 < w2; p2++)
-        for (int64_t p1 = 0; p1 < w1; p1++) {
-            int64_t step;
-            float *row = slab_row(F->A, F->g, lo[0], lo[1] + p1, lo[2] + p2, &step);
-            const double *v = F->buf + ((size_t)p2 * (size_t)w1 + (size_t)p1) * (size_t)w0 * nf;
-            for (int64_t p0 = 0; p0 < w0; p0++)
-                row[p0 * step] = (float)((double)row[p0 * step] + v[(size_t)p0 * nf]);
+    bool nomem = false;
+#pragma omp parallel
+    {
+        double *lanes = fast_lanes(F->X);
+        if (F->X->vc && !lanes) {
+#pragma omp atomic write
+            nomem = true;
         }
-    return PV_OK;
+#pragma omp for collapse(2) schedule(static)
+        for (int64_t p2 = 0; p2 < w2; p2++)
+            for (int64_t p1 = 0; p1 < w1; p1++) {
+                int64_t step;
+                float *row = slab_row(F->A, F->g, lo[0], lo[1] + p1, lo[2] + p2, &step);
+                const double *v = F->buf + ((size_t)p2 * (size_t)w1 + (size_t)p1) * (size_t)w0 * nf;
+                if (F->X->vc) {
+                    if (lanes)
+                        fast_expr_row(F->X, F->A, omp_get_thread_num(), lanes, lo[0], lo[1] + p1,
+                                      lo[2] + p2, w0, NULL, v, row, step);
+                    continue;
+                }
+                for (int64_t p0 = 0; p0 < w0; p0++)
+                    row[p0 * step] = (float)((double)row[p0 * step] + v[(size_t)p0 * nf]);
+            }
+        free(lanes);
+    }
+    return nomem ? pv_err(F->A->ctx, PV_ENOMEM, "out of memory") : PV_OK;
 }
 
 #define FAST_CHUNK_BYTES (2u << 20) /* one thread's read: near its cache, long enough for
@@ -976,7 +1126,8 @@ static pv_status fast_box(void *ud, const int64_t lo[3], const int64_t hi[3])
  * hundred KiB, contiguous in the file when the rows span the fastest axis) into their own
  * buffer and add it, so the file's bytes cross memory once and the reads run in
  * parallel. */
-static pv_status fast_brick(arr *A, pv_grid *g, const int64_t lo[3], const int64_t hi[3])
+static pv_status fast_brick(arr *A, pv_grid *g, fast_expr *X, const int64_t lo[3],
+                            const int64_t hi[3])
 {
     brick *b = A->b;
     const size_t es = b->esize;
@@ -1001,7 +1152,8 @@ static pv_status fast_brick(arr *A, pv_grid *g, const int64_t lo[3], const int64
 #pragma omp parallel
     {
         unsigned char *buf = malloc((size_t)rpc * (size_t)w0 * es);
-        if (!buf) {
+        double *lanes = fast_lanes(X);
+        if (!buf || (X->vc && !lanes)) {
 #pragma omp atomic write
             nomem = true;
         }
@@ -1010,7 +1162,7 @@ static pv_status fast_brick(arr *A, pv_grid *g, const int64_t lo[3], const int64
             bool stop;
 #pragma omp atomic read
             stop = nomem;
-            if (stop || !buf) continue;
+            if (stop || !buf || (X->vc && !lanes)) continue;
             if (advise && ch % ahead == 0 && ch + ahead < nchunks) {
                 int64_t c2 = ch + ahead;
                 int64_t at = ((c2 / cps) * w1 + (c2 % cps) * rpc) * w0 * (int64_t)es;
@@ -1042,10 +1194,16 @@ static pv_status fast_brick(arr *A, pv_grid *g, const int64_t lo[3], const int64
             for (int64_t p1 = p1a; p1 < p1b; p1++) {
                 int64_t step;
                 float *row = slab_row(A, g, lo[0], lo[1] + p1, f2, &step);
-                add_raw_row(b, buf + (size_t)(p1 - p1a) * (size_t)w0 * es, w0, row, step);
+                const unsigned char *r = buf + (size_t)(p1 - p1a) * (size_t)w0 * es;
+                if (X->vc)
+                    fast_expr_row(X, A, omp_get_thread_num(), lanes, lo[0], lo[1] + p1, f2, w0,
+                                  r, NULL, row, step);
+                else
+                    add_raw_row(b, r, w0, row, step);
             }
         }
         free(buf);
+        free(lanes);
     }
     if (nomem) return pv_err(b->ctx, PV_ENOMEM, "out of memory reading '%s'", b->path);
     if (err > 0) return pv_err(b->ctx, PV_EIO, "cannot read '%s': %s", b->path, strerror(err));
@@ -1054,7 +1212,7 @@ static pv_status fast_brick(arr *A, pv_grid *g, const int64_t lo[3], const int64
 }
 
 static pv_status run_fast(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *ds, arr *A,
-                          pv_code *value, size_t off)
+                          pv_code *value, fast_expr *X, size_t off)
 {
     pv_ctx *ctx = I->ctx;
     const pv_array_src *a = A->a;
@@ -1084,20 +1242,21 @@ static pv_status run_fast(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
             int64_t lo[3], hi[3];
             for (int64_t k = 0; k < p.nboxes && st == PV_OK; k++) {
                 plan_box(&p, k, lo, hi);
-                st = fast_brick(A, g, lo, hi);
+                st = fast_brick(A, g, X, lo, hi);
             }
             st = pv_status_agree(ctx, st);
         } else {
-            fast_ud F = {A, g, buf};
+            fast_ud F = {A, g, buf, X};
             st = for_boxes(A, &p, buf, fast_box, &F);
         }
     }
     double secs = MPI_Wtime() - t0; /* the load only (the end below logs a checksum pass) */
     free(buf);
+    if (st == PV_OK && X->vc) st = pv_status_agree(ctx, fast_expr_locate(I, c, X, value, off));
     /* the counts the kernel would give, and its last update: the last element in file
      * order, at its own node */
     pv_fill_run *run = NULL;
-    if (st == PV_OK) st = pv_status_agree(ctx, pv_fill_run_begin(I, g, value, false, 4, &run));
+    if (st == PV_OK) st = pv_status_agree(ctx, pv_fill_run_begin(I, g, value, false, 3 + a->nfields, &run));
     if (st == PV_OK) {
         /* the last in file order: the last storage index on every axis */
         int64_t last[3];
@@ -1194,10 +1353,15 @@ pv_status pv_fill_array_source(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_s
     if (st == PV_OK && !ctx->opt.quiet)
         pv_msg(ctx, "%s from %s :\n", grid_units ? "vgfill" : "vfill", a->name);
     if (st == PV_OK) {
-        if (fast_applies(c, ds, &A, g, grid_units, I))
-            st = run_fast(I, c, g, ds, &A, value, off);
+        fast_expr X = {0};
+        bool fast = fast_applies(ds, &A, g, grid_units, I) &&
+                    (value_is_col4(c, &ds->using[4]) ||
+                     fast_expr_make(I, value, 3 + a->nfields, &X));
+        if (fast)
+            st = run_fast(I, c, g, ds, &A, value, &X, off);
         else
             st = run_general(I, c, g, ds, &A, value, grid_units, off);
+        fast_expr_fini(&X);
     }
     free(A.pbuf);
     if (a->close) a->close(a->ud);

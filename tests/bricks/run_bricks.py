@@ -251,6 +251,25 @@ def check_values(a, tmp):
     cases.append(c)
     samples[name] = [(1.0, 2.0, 3.0), (10.0, 0.0, 5.0)]
     expect[name] = [float(f1[3, 2, 1]), float(f1[5, 0, 10])]
+    # value expressions without VoxelDistance also take the fast path (evaluated per
+    # element, a row at a time): coordinates under scan= and flips, two fields
+    for name, scan, flips, using in [
+            ("v_expr", "zyx", (False, True, False), "1:2:3:(0):($4*2+$1-$3/7.0)"),
+            ("v_expr2", "xyz", (True, False, True), "1:2:3:(0):(($4-$5)*exp(-$2/5))")]:
+        rec = np.zeros((n, n, n), dtype=[("a", ">f8"), ("b", ">i4")])
+        rec["a"] = rng.standard_normal((n, n, n))
+        rec["b"] = rng.integers(-50, 50, size=(n, n, n))
+        with open(os.path.join(tmp, name + ".bin"), "wb") as f:
+            f.write(store(rec, scan, flips).tobytes())
+        fl = " ".join("flip" + ax for ax, f_ in zip("xyz", flips) if f_)
+        c = Case(name, (n, n, n), 'array=%dx%dx%d format="%%double%%int32" endian=big scan=%s %s'
+                 % (n, n, n, scan, fl), using, rec["a"].astype(np.float64), coords, grid,
+                 fields=[rec["b"].astype(np.float64)])
+        c.fast = True
+        write_text(os.path.join(tmp, name + ".txt"), c, scan, flips)
+        cases.append(c)
+        expect[name] = []
+        samples[name] = []
     # elements just below the nodes (dx=0.999): the ceil rule still maps element i to node
     # i, so the fast path runs; VoxelDistance after it is the last element's distance
     name = "v_near"
