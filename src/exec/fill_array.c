@@ -7,10 +7,11 @@
  *
  * - fast path: the array's elements are exactly the grid's nodes (same size per axis, the
  *   ceil rule of GP-3 maps element i to node i on every axis), the radius is the constant
- *   0 (vfill), and the value is column 4: each voxel receives exactly its element,
- *   voxel = (float)((double)voxel + value) as the kernel adds, so the values go straight
- *   into the slab, and the counts are what the kernel would count (every element is
- *   inside the grid, every one modifies its voxel).
+ *   0 (vfill), and the value is column 4 (or an expression of the columns that reads no
+ *   VoxelDistance, GridDistance, voxel() or rand() and has a vector form): each voxel
+ *   receives exactly its element, voxel = (float)((double)voxel + value) as the kernel
+ *   adds, so the values go straight into the slab, and the counts are what the kernel
+ *   would count (every element is inside the grid, every one modifies its voxel).
  * - general path: the elements become sources (x, y, z, radius from the using specs,
  *   columns 1:2:3 the element's coordinates and 4.. its values) for the planes whose
  *   bricks can meet the slab, fed to the fill session (fillrun.h) in file order, box by
