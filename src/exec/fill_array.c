@@ -21,321 +21,27 @@
  *
  * A binary brick is checked before the grid is touched: the file opens on every rank and
  * holds exactly skip + elements x element size bytes.
+ *
+ * Here: the boxes, the fast path and the entry points; the brick reader is in
+ * fill_array_brick.c, the using specs and the general path in fill_array_gen.c
+ * (fill_array_int.h between them).
  */
-#include "fill_array.h"
-#include "fillrun.h"
-
-#include "pvox/datafile.h"
+#include "fill_array_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#define FAST_BOX_BYTES (48u << 20) /* raw + decoded bytes of one fast-path box */
-#define GEN_BOX_ELEMS (1u << 17)   /* elements of one general-path box (~100 B each) */
-#define NCOLS_MAX PV_USING_MAX
-
-/* =====================================================================================
- * Element types
- * ===================================================================================== */
-
-static size_t type_size(pv_bin_type t)
-{
-    static const size_t sz[] = {1, 1, 2, 2, 4, 4, 8, 8, 8, 8, 4, 8};
-    return sz[t];
-}
-
-static const char *type_name(pv_bin_type t)
-{
-    static const char *const nm[] = {"int8", "uint8", "int16", "uint16", "int32", "uint32",
-                                     "int64", "uint64", "int64", "uint64", "float32",
-                                     "float64"};
-    return nm[t];
-}
-
-/* One value: n bytes in the file's order -> host order (`middle`: the bytes of each
- * 16-bit half swapped, as datafile_matrix.c reads pdp order) -> double. */
-static inline double decode1(const unsigned char *p, pv_bin_type t, bool swap, bool middle)
-{
-    unsigned char b[8];
-    size_t n = type_size(t);
-    for (size_t k = 0; k < n; k++)
-        b[k] = swap ? p[n - 1 - k] : p[k];
-    if (middle)
-        for (size_t k = 0; k + 1 < n; k += 2) {
-            unsigned char x = b[k];
-            b[k] = b[k + 1], b[k + 1] = x;
-        }
-    switch (t) {
-    case PV_BIN_CHAR: { int8_t v; memcpy(&v, b, 1); return v; }
-    case PV_BIN_UCHAR: return b[0];
-    case PV_BIN_SHORT: { int16_t v; memcpy(&v, b, 2); return v; }
-    case PV_BIN_USHORT: { uint16_t v; memcpy(&v, b, 2); return v; }
-    case PV_BIN_INT: { int32_t v; memcpy(&v, b, 4); return v; }
-    case PV_BIN_UINT: { uint32_t v; memcpy(&v, b, 4); return v; }
-    case PV_BIN_LONG: case PV_BIN_LONGLONG: { int64_t v; memcpy(&v, b, 8); return (double)v; }
-    case PV_BIN_ULONG: case PV_BIN_ULONGLONG: { uint64_t v; memcpy(&v, b, 8); return (double)v; }
-    case PV_BIN_FLOAT: { float v; memcpy(&v, b, 4); return (double)v; }
-    case PV_BIN_DOUBLE: { double v; memcpy(&v, b, 8); return v; }
-    }
-    return (double)NAN;
-}
-
-/* n elements of esize bytes at raw -> nf doubles each (OpenMP). The common case, one
- * host-order float, gets its own loop. */
-static void decode_elems(const unsigned char *raw, size_t n, size_t esize, int nf,
-                         const pv_bin_type *type, const size_t *foff, bool swap, bool middle,
-                         double *out)
-{
-    if (nf == 1 && type[0] == PV_BIN_FLOAT && !swap && !middle && esize == 4 && foff[0] == 0) {
-#pragma omp parallel for schedule(static)
-        for (size_t e = 0; e < n; e++) {
-            float v;
-            memcpy(&v, raw + 4 * e, 4);
-            out[e] = (double)v;
-        }
-        return;
-    }
-#pragma omp parallel for schedule(static)
-    for (size_t e = 0; e < n; e++)
-        for (int f = 0; f < nf; f++)
-            out[e * (size_t)nf + (size_t)f] = decode1(raw + e * esize + foff[f], type[f], swap, middle);
-}
-
-/* =====================================================================================
- * The binary brick reader
- * ===================================================================================== */
-
-typedef struct brick {
-    pv_ctx *ctx;
-    int fd;
-    char *path;
-    int64_t fn[3];          /* sizes along the storage axes (fn[0] fastest) */
-    size_t esize;           /* bytes of one element */
-    int nf;
-    pv_bin_type type[PV_BIN_FIELDS_MAX];
-    size_t foff[PV_BIN_FIELDS_MAX]; /* byte offset of field f in an element */
-    bool swap, middle;
-    int64_t skip;
-    unsigned char *raw;     /* one box's bytes (plain malloc: a read buffer, bounded) */
-    size_t rawcap;
-    /* for brick_read (the pv_array_src interface): the element layout */
-    int64_t n[3];
-    int scan[3];
-    bool flip[3];
-    double *tmp;            /* a box in storage order, before its permutation */
-    size_t tmpcap;
-} brick;
-
-static void brick_close(void *ud)
-{
-    brick *b = ud;
-    if (!b) return;
-    if (b->fd >= 0) close(b->fd);
-    free(b->path);
-    free(b->raw);
-    free(b->tmp);
-    free(b);
-}
-
-/* Read n bytes at off, all of them. */
-static pv_status read_at(brick *b, unsigned char *dst, size_t n, int64_t off)
-{
-    while (n > 0) {
-        size_t want = n > ((size_t)1 << 30) ? (size_t)1 << 30 : n;
-        ssize_t got = pread(b->fd, dst, want, (off_t)off);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) return pv_err(b->ctx, PV_EIO, "cannot read '%s': %s", b->path, strerror(errno));
-        if (got == 0)
-            return pv_err(b->ctx, PV_EIO, "cannot read '%s': the file ended early", b->path);
-        dst += got, n -= (size_t)got, off += got;
-    }
-    return PV_OK;
-}
-
-/* The box lo..hi (storage axes) -> nf doubles per element in storage order. One pread
- * per contiguous run: the whole box when it spans the two fastest axes, a run per slice
- * when it spans the fastest one, a run per row otherwise. */
-static pv_status brick_box(brick *b, const int64_t lo[3], const int64_t hi[3], double *out)
-{
-    int64_t w[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
-    size_t n = (size_t)w[0] * (size_t)w[1] * (size_t)w[2];
-    if (n == 0) return PV_OK;
-    size_t bytes = n * b->esize;
-    if (bytes > b->rawcap) {
-        unsigned char *p = realloc(b->raw, bytes);
-        if (!p) return pv_err(b->ctx, PV_ENOMEM, "out of memory reading '%s'", b->path);
-        b->raw = p, b->rawcap = bytes;
-    }
-    const size_t es = b->esize;
-    pv_status st = PV_OK;
-    if (w[0] == b->fn[0] && w[1] == b->fn[1]) {
-        st = read_at(b, b->raw, bytes, b->skip + (int64_t)es * (lo[2] * b->fn[1] * b->fn[0]));
-    } else if (w[0] == b->fn[0]) {
-        size_t run = (size_t)w[1] * (size_t)w[0] * es;
-        for (int64_t p2 = 0; p2 < w[2] && st == PV_OK; p2++)
-            st = read_at(b, b->raw + (size_t)p2 * run, run,
-                         b->skip + (int64_t)es * (((lo[2] + p2) * b->fn[1] + lo[1]) * b->fn[0]));
-    } else {
-        size_t run = (size_t)w[0] * es;
-        for (int64_t p2 = 0; p2 < w[2] && st == PV_OK; p2++)
-            for (int64_t p1 = 0; p1 < w[1] && st == PV_OK; p1++)
-                st = read_at(b, b->raw + ((size_t)p2 * (size_t)w[1] + (size_t)p1) * run, run,
-                             b->skip + (int64_t)es * (((lo[2] + p2) * b->fn[1] + lo[1] + p1) *
-                                                          b->fn[0] + lo[0]));
-    }
-    if (st != PV_OK) return st;
-    if (out) decode_elems(b->raw, n, es, b->nf, b->type, b->foff, b->swap, b->middle, out);
-    return PV_OK;
-}
-
-/* pv_array_src.read for a brick: planes [k0, k1) in element order (x fastest). */
-static pv_status brick_read(void *ud, int64_t k0, int64_t k1, double *out);
-
-/* The storage axes of a `binary` spec: scan[d] is the axis of storage dimension d. */
-static void scan_axes(const pv_data_binary *bin, int scan[3])
-{
-    scan[0] = 0, scan[1] = 1, scan[2] = 2;
-    if (bin->scan[0])
-        for (int d = 0; d < 3; d++)
-            scan[d] = bin->scan[d] - 'x';
-}
-
-/* Open ds's brick on every rank and check its size; located, agreed errors. */
-static pv_status brick_open(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
-                            pv_array_src *a)
-{
-    pv_ctx *ctx = I->ctx;
-    const pv_data_binary *bin = &ds->bin;
-    const pv_source *src = c->tl->src;
-    memset(a, 0, sizeof *a);
-    brick *b = calloc(1, sizeof *b);
-    pv_status st = b ? PV_OK : pv_err(ctx, PV_ENOMEM, "out of memory");
-    if (st == PV_OK) {
-        b->ctx = ctx;
-        b->fd = -1;
-        b->path = strdup(ds->name);
-        if (!b->path) st = pv_err(ctx, PV_ENOMEM, "out of memory");
-    }
-    /* the fields of one element */
-    if (st == PV_OK) {
-        const char *ft = bin->filetype;
-        if (ft[0] && strcmp(ft, "raw") && strcmp(ft, "bin") && strcmp(ft, "auto"))
-            st = pv_source_error(ctx, PV_ESCRIPT, src, ds->name_off,
-                                 "binary filetype=%s is not supported by pvox", ft);
-        b->nf = bin->nfields ? bin->nfields : 1;
-        if (st == PV_OK && 3 + b->nf > NCOLS_MAX)
-            st = pv_source_error(ctx, PV_ESCRIPT, src, ds->name_off,
-                                 "a 3D array takes at most %d fields per element", NCOLS_MAX - 3);
-    }
-    if (st == PV_OK) {
-        size_t off = 0;
-        for (int f = 0; f < b->nf; f++) {
-            b->type[f] = bin->nfields ? (pv_bin_type)bin->type[f] : PV_BIN_FLOAT;
-            off += bin->nfields ? (size_t)bin->skip_before[f] : 0;
-            b->foff[f] = off;
-            off += type_size(b->type[f]);
-        }
-        b->esize = off + (bin->nfields ? (size_t)bin->skip_before[bin->nfields] : 0);
-        const uint16_t probe = 1;
-        bool host_little = *(const unsigned char *)&probe == 1;
-        pv_bin_endian e = bin->endian;
-        b->swap = e == PV_ENDIAN_SWAP || (e == PV_ENDIAN_LITTLE && !host_little) ||
-                  (e == PV_ENDIAN_BIG && host_little);
-        b->middle = e == PV_ENDIAN_MIDDLE;
-        b->skip = bin->skip;
-        scan_axes(bin, a->scan);
-        for (int d = 0; d < 3; d++) b->fn[d] = bin->dim[a->scan[d]];
-    }
-    /* open and stat on every rank (the file must be visible to all of them) */
-    struct stat sb;
-    if (st == PV_OK) {
-        b->fd = open(b->path, O_RDONLY | O_CLOEXEC);
-        if (b->fd < 0 || fstat(b->fd, &sb) != 0)
-            st = pv_source_error(ctx, PV_EIO, src, ds->name_off, "cannot open '%s': %s",
-                                 b->path, strerror(errno));
-        else if (!S_ISREG(sb.st_mode))
-            st = pv_source_error(ctx, PV_EIO, src, ds->name_off,
-                                 "'%s' is not a regular file: a 3D binary array is read "
-                                 "with random access", b->path);
-    }
-    if (st == PV_OK) {
-        /* elements x size, with overflow checks */
-        double need_d = (double)bin->skip +
-                        (double)bin->dim[0] * (double)bin->dim[1] * (double)bin->dim[2] *
-                            (double)b->esize;
-        int64_t need = need_d < 9e18 ? bin->skip + bin->dim[0] * bin->dim[1] * bin->dim[2] *
-                                                       (int64_t)b->esize
-                                     : INT64_MAX;
-        if ((int64_t)sb.st_size != need) {
-            char what[64];
-            if (b->nf == 1)
-                snprintf(what, sizeof what, "%s (%zu bytes each)", type_name(b->type[0]), b->esize);
-            else
-                snprintf(what, sizeof what, "%d fields (%zu bytes each)", b->nf, b->esize);
-            st = pv_source_error(ctx, PV_EIO, src, ds->name_off,
-                                 "'%s' holds %lld bytes, but array=%lldx%lldx%lld of %s%s%lld "
-                                 "needs %lld: %s", b->path, (long long)sb.st_size,
-                                 (long long)bin->dim[0], (long long)bin->dim[1],
-                                 (long long)bin->dim[2], what, " after skip=",
-                                 (long long)bin->skip, (long long)need,
-                                 (int64_t)sb.st_size < need ? "the file is truncated or the "
-                                 "array is larger than the file" : "the array is smaller than "
-                                 "the file (check array=, format= and skip=)");
-        }
-    }
-    st = pv_status_agree(ctx, st);
-    if (st != PV_OK) {
-        brick_close(b);
-        return st;
-    }
-    for (int k = 0; k < 3; k++) {
-        b->n[k] = bin->dim[k], b->scan[k] = a->scan[k], b->flip[k] = bin->flip[k];
-        a->n[k] = bin->dim[k];
-        a->delta[k] = bin->delta[k] > 0 ? bin->delta[k] : 1.0;
-        a->flip[k] = bin->flip[k];
-        a->origin[k] = bin->trans == 1 ? bin->trans_pt[k] : 0.0;
-    }
-    a->nfields = b->nf;
-    a->name = b->path;
-    a->ud = b;
-    a->read = brick_read;
-    a->close = brick_close;
-    return PV_OK;
-}
+#define FAST_BOX_BYTES (48u << 20) /* decoded bytes of one fast-path box (a->read) */
 
 /* =====================================================================================
  * Boxes: the parts of the array a rank reads, in storage order
  * ===================================================================================== */
 
-typedef struct arr {
-    pv_ctx *ctx;
-    pv_array_src *a;
-    brick *b;              /* a binary brick: any box; NULL: a->read, whole planes */
-    int64_t fn[3];         /* sizes along the storage axes */
-    int zd;                /* the storage axis that is z */
-    double center[3];      /* center= of a brick: coordinates are (i*d - shift) + center */
-    double shift[3];
-    bool centered;
-    double *pbuf;          /* planes from a->read (element order), for a permutation */
-    size_t pcap;
-} arr;
-
-/* A plan of boxes: ranges per storage axis, boxes along the slowest axes. */
-typedef struct plan {
-    int64_t lo[3], hi[3];  /* the region */
-    int64_t per2;          /* slices of the slowest axis per box (>= 1) */
-    int64_t per1;          /* rows per box when a box is one slice (0: whole slices) */
-    int64_t nboxes;
-} plan;
-
-static void plan_make(const arr *A, int64_t zlo, int64_t zhi, size_t max_elems, plan *p)
+void pv_array_plan_make(const arr *A, int64_t zlo, int64_t zhi, size_t max_elems, plan *p)
 {
     for (int d = 0; d < 3; d++) p->lo[d] = 0, p->hi[d] = A->fn[d];
     /* the element z range -> the storage range of the z axis */
@@ -362,7 +68,7 @@ static void plan_make(const arr *A, int64_t zlo, int64_t zhi, size_t max_elems, 
     }
 }
 
-static void plan_box(const plan *p, int64_t k, int64_t lo[3], int64_t hi[3])
+void pv_array_plan_box(const plan *p, int64_t k, int64_t lo[3], int64_t hi[3])
 {
     lo[0] = p->lo[0], hi[0] = p->hi[0];
     if (p->per1 == 0) {
@@ -377,25 +83,12 @@ static void plan_box(const plan *p, int64_t k, int64_t lo[3], int64_t hi[3])
     }
 }
 
-/* Element index on axis `ax` of storage index f. */
-static inline int64_t elem_index(const pv_array_src *a, int ax, int64_t f)
-{
-    return a->flip[ax] ? a->n[ax] - 1 - f : f;
-}
-
-static inline double coord(const arr *A, int ax, int64_t i)
-{
-    double d = A->a->delta[ax];
-    if (A->centered) return ((double)i * d - A->shift[ax]) + A->center[ax];
-    return A->a->origin[ax] + (double)i * d;
-}
-
 /* Read a box (storage axes) into out, nf doubles per element in storage order. Through
  * a->read every rank must call this the same number of times: a rank with nothing left
  * passes an empty box (lo == hi). */
-static pv_status fetch(arr *A, const int64_t lo[3], const int64_t hi[3], double *out)
+pv_status pv_array_fetch(arr *A, const int64_t lo[3], const int64_t hi[3], double *out)
 {
-    if (A->b) return brick_box(A->b, lo, hi, out);
+    if (A->b) return pv_brick_box(A->b, lo, hi, out);
     const pv_array_src *a = A->a;
     int64_t f0 = lo[2], f1 = hi[2];
     int64_t k0 = a->flip[2] ? a->n[2] - f1 : f0, k1 = a->flip[2] ? a->n[2] - f0 : f1;
@@ -424,358 +117,20 @@ static pv_status fetch(arr *A, const int64_t lo[3], const int64_t hi[3], double 
     return PV_OK;
 }
 
-/* pv_array_src.read of a brick: planes [k0, k1) in element order, whatever its storage
- * order. The fill reads bricks box by box through fetch() instead; this one serves
- * PVOX_TEST_ARRAY_READ=1, which sends bricks stored x fastest through the reader
- * interface (the path of HDF5 datasets), so the tests cover that path without HDF5. */
-static pv_status brick_read(void *ud, int64_t k0, int64_t k1, double *out)
-{
-    brick *b = ud;
-    if (k1 <= k0) return PV_OK;
-    int64_t lo[3], hi[3];
-    int zd = 0;
-    for (int d = 0; d < 3; d++) {
-        lo[d] = 0, hi[d] = b->fn[d];
-        if (b->scan[d] == 2) zd = d;
-    }
-    lo[zd] = b->flip[2] ? b->n[2] - k1 : k0;
-    hi[zd] = b->flip[2] ? b->n[2] - k0 : k1;
-    size_t nf = (size_t)b->nf, n = (size_t)b->n[0] * (size_t)b->n[1] * (size_t)(k1 - k0);
-    if (n * nf > b->tmpcap) {
-        double *p = realloc(b->tmp, n * nf * sizeof *p);
-        if (!p) return pv_err(b->ctx, PV_ENOMEM, "out of memory reading '%s'", b->path);
-        b->tmp = p, b->tmpcap = n * nf;
-    }
-    pv_status st = brick_box(b, lo, hi, b->tmp);
-    if (st != PV_OK) return st;
-    size_t w0 = (size_t)(hi[0] - lo[0]), w1 = (size_t)(hi[1] - lo[1]);
-#pragma omp parallel for schedule(static)
-    for (size_t q = 0; q < n; q++) {
-        int64_t f[3] = {lo[0] + (int64_t)(q % w0), lo[1] + (int64_t)(q / w0 % w1),
-                        lo[2] + (int64_t)(q / w0 / w1)}, e[3];
-        for (int d = 0; d < 3; d++) {
-            int ax = b->scan[d];
-            e[ax] = b->flip[ax] ? b->n[ax] - 1 - f[d] : f[d];
-        }
-        size_t o = ((size_t)(e[2] - k0) * (size_t)b->n[1] + (size_t)e[1]) * (size_t)b->n[0] + (size_t)e[0];
-        memcpy(out + o * nf, b->tmp + q * nf, nf * sizeof *out);
-    }
-    return PV_OK;
-}
-
-/* =====================================================================================
- * The using specs of the general path
- * ===================================================================================== */
-
-typedef struct spec {
-    int col;                  /* >= 1: a bare column; 0: an expression */
-    const pv_code *code;
-    pv_vcode *vc;             /* vector form, NULL: scalar evaluation */
-    pv_vscratch **scratch;    /* per thread */
-    size_t off;               /* for messages */
-} spec;
-
-typedef struct specs {
-    spec s[4];                /* x, y, z, radius */
-    int ncols;                /* 3 + fields */
-    int nthreads;
-    bool zcol;                /* z is column 3 */
-    bool const_r;             /* the radius is a constant ... */
-    double r;                 /* ... this one */
-} specs;
-
-static void specs_fini(specs *S)
-{
-    for (int k = 0; k < 4; k++) {
-        spec *s = &S->s[k];
-        if (s->scratch)
-            for (int t = 0; t < S->nthreads; t++) pv_vscratch_destroy(s->scratch[t]);
-        free(s->scratch);
-        pv_vcode_destroy(s->vc);
-    }
-}
-
-/* An expression that gives the same value for every element: no columns, no rand(). */
-static bool constant_expr(const pv_using_entry *e)
-{
-    return e->kind == PV_USE_EXPR && e->expr && e->nrefs == 0 && e->last_dollar == 0 &&
-           e->vector_ok && !pv_code_uses_name(e->expr, "rand") &&
-           !pv_code_uses_name(e->expr, "voxel");
-}
-
-static pv_status specs_make(pv_interp *I, pv_cursor *c, const pv_data_spec *ds, int ncols,
-                            specs *S)
-{
-    pv_ctx *ctx = I->ctx;
-    const pv_source *src = c->tl->src;
-    memset(S, 0, sizeof *S);
-    S->ncols = ncols;
-    S->nthreads = omp_get_max_threads();
-    const char *slots[NCOLS_MAX];
-    char names[NCOLS_MAX][16]; /* "$" and any int (-Wformat-truncation at -O0/-O1) */
-    for (int k = 0; k < ncols; k++) {
-        snprintf(names[k], sizeof names[k], "$%d", k + 1);
-        slots[k] = names[k];
-    }
-    for (int k = 0; k < 4; k++) {
-        const pv_using_entry *e = &ds->using[k];
-        spec *s = &S->s[k];
-        s->off = e->off;
-        if (e->kind == PV_USE_HEADER)
-            return pv_source_error(ctx, PV_ESCRIPT, src, e->off,
-                                   "a 3D array has no column headers");
-        if (e->kind == PV_USE_COLUMN) {
-            int64_t col = e->column;
-            if (e->expr) {
-                pv_status st = pv_eval_int(I->env, e->expr, &col);
-                if (st != PV_OK) return st;
-            }
-            if (col < 1 || col > ncols)
-                return pv_source_error(ctx, PV_ESCRIPT, src, e->off,
-                                       "column %lld: a 3D array has columns 1 to %d (x, y, z, "
-                                       "then its values)", (long long)col, ncols);
-            s->col = (int)col;
-            continue;
-        }
-        for (int r = 0; r < e->nrefs; r++)
-            if (e->refs[r] < 1 || e->refs[r] > ncols)
-                return pv_source_error(ctx, PV_ESCRIPT, src, e->off,
-                                       "column %lld: a 3D array has columns 1 to %d (x, y, z, "
-                                       "then its values)", (long long)e->refs[r], ncols);
-        s->code = e->expr;
-        if (pv_vcompile(I->env, e->expr, ncols, slots, &s->vc) == PV_OK) {
-            s->scratch = calloc((size_t)S->nthreads, sizeof *s->scratch);
-            bool ok = s->scratch != NULL;
-            for (int t = 0; ok && t < S->nthreads; t++)
-                ok = (s->scratch[t] = pv_vscratch_create(s->vc, PV_FILL_MAX_LANES)) != NULL;
-            if (!ok) return pv_err(ctx, PV_ENOMEM, "out of memory");
-        }
-        pv_err_clear(ctx); /* no vector form: the scalar VM runs */
-    }
-    S->zcol = S->s[2].col == 3;
-    S->const_r = constant_expr(&ds->using[3]);
-    if (S->const_r) {
-        pv_status st = pv_eval_real(I->env, ds->using[3].expr, &S->r);
-        if (st != PV_OK) return st;
-    }
-    return PV_OK;
-}
-
-/* Scalar evaluation of one spec for element e (cols: SoA, column k at cols[k*n + e]). */
-static pv_status eval_scalar(pv_interp *I, const spec *s, const double *cols, int ncols,
-                             size_t n, size_t e, double *out)
-{
-    double row_v[NCOLS_MAX];
-    for (int k = 0; k < ncols; k++) row_v[k] = cols[(size_t)k * n + e];
-    const char *strs[NCOLS_MAX] = {0};
-    pv_row row = {ncols, row_v, strs, NULL, (int64_t)e, 0, 0};
-    pv_env_set_row(I->env, &row);
-    pv_value v = {0};
-    pv_status st = pv_eval(I->env, s->code, &v);
-    pv_env_set_row(I->env, NULL);
-    if (st == PV_OK)
-        *out = (v.type == PV_V_INT || v.type == PV_V_CMPLX) ? pv_value_real(&v) : (double)NAN;
-    pv_value_free(&v);
-    return st;
-}
-
-/* Evaluate spec s over n elements (SoA columns) into out[n]. */
-static pv_status eval_spec(pv_interp *I, pv_cursor *c, const specs *S, const spec *s,
-                           const double *cols, size_t n, double *out)
-{
-    if (s->col > 0) {
-        memcpy(out, cols + (size_t)(s->col - 1) * n, n * sizeof *out);
-        return PV_OK;
-    }
-    pv_status st = PV_OK;
-    if (s->vc) {
-        size_t nchunks = (n + PV_FILL_MAX_LANES - 1) / PV_FILL_MAX_LANES, bad = SIZE_MAX;
-#pragma omp parallel for schedule(dynamic)
-        for (size_t ch = 0; ch < nchunks; ch++) {
-            int tid = omp_get_thread_num();
-            size_t e0 = ch * PV_FILL_MAX_LANES;
-            size_t m = n - e0 < PV_FILL_MAX_LANES ? n - e0 : PV_FILL_MAX_LANES;
-            pv_vinput in[NCOLS_MAX];
-            for (int k = 0; k < S->ncols; k++) in[k] = (pv_vinput){cols + (size_t)k * n + e0, 1};
-            pv_veval(s->vc, s->scratch[tid], m, in, out + e0);
-            if (pv_vscratch_take_error(s->scratch[tid])) {
-                size_t k = 0;
-                while (k + 1 < m && !isnan(out[e0 + k])) k++;
-#pragma omp critical(pv_fill_array_bad)
-                if (e0 + k < bad) bad = e0 + k;
-            }
-        }
-        if (bad != SIZE_MAX) { /* the scalar VM gives the message */
-            double v;
-            st = eval_scalar(I, s, cols, S->ncols, n, bad, &v);
-        }
-    } else {
-        for (size_t e = 0; e < n && st == PV_OK; e++)
-            st = eval_scalar(I, s, cols, S->ncols, n, e, &out[e]);
-    }
-    if (st != PV_OK) {
-        const pv_source *src = c->tl->src;
-        pv_err_locate(I->ctx, src->name, src->text, src->len, src->first_line, s->off);
-    }
-    return st;
-}
-
-/* =====================================================================================
- * The general path
- * ===================================================================================== */
-
-typedef struct gen {
-    pv_interp *I;
-    pv_cursor *c;
-    pv_grid *g;
-    arr *A;
-    specs *S;
-    bool grid_units;
-    size_t cap;               /* elements of one box */
-    double *vals;             /* nf per element, storage order */
-    double *cols;             /* SoA: ncols x cap */
-    double *sv;               /* x, y, z, r: 4 x cap */
-    pv_fill_source *src;      /* accepted sources */
-    double *scols;            /* their columns, ncols each */
-    int64_t *order;
-    unsigned char *counted;
-    size_t nsrc;
-} gen;
-
-static void gen_fini(gen *G)
-{
-    free(G->vals);
-    free(G->cols);
-    free(G->sv);
-    free(G->src);
-    free(G->scols);
-    free(G->order);
-    free(G->counted);
-}
-
-static pv_status gen_alloc(gen *G)
-{
-    size_t n = G->cap, nc = (size_t)G->S->ncols, nf = (size_t)G->A->a->nfields;
-    G->vals = malloc(n * nf * sizeof *G->vals);
-    G->cols = malloc(n * nc * sizeof *G->cols);
-    G->sv = malloc(n * 4 * sizeof *G->sv);
-    G->src = malloc(n * sizeof *G->src);
-    G->scols = malloc(n * nc * sizeof *G->scols);
-    G->order = malloc(n * sizeof *G->order);
-    G->counted = malloc(n);
-    if (!G->vals || !G->cols || !G->sv || !G->src || !G->scols || !G->order || !G->counted)
-        return pv_err(G->I->ctx, PV_ENOMEM, "out of memory reading a 3D array");
-    return PV_OK;
-}
-
-/* The sources of a box already fetched into G->vals, in storage order. keep_all: every
- * source with defined values (the brick report); else only those whose brick can meet
- * this rank's slab or that this rank counts. */
-static pv_status gen_sources(gen *G, const int64_t lo[3], const int64_t hi[3], bool keep_all)
-{
-    const arr *A = G->A;
-    const pv_array_src *a = A->a;
-    const pv_grid *g = G->g;
-    size_t w0 = (size_t)(hi[0] - lo[0]), w1 = (size_t)(hi[1] - lo[1]);
-    size_t n = w0 * w1 * (size_t)(hi[2] - lo[2]);
-    int nf = a->nfields, nc = G->S->ncols;
-    const int *scan = a->scan;
-    /* columns: the element's coordinates, then its values */
-#pragma omp parallel for schedule(static)
-    for (size_t e = 0; e < n; e++) {
-        int64_t f[3] = {lo[0] + (int64_t)(e % w0), lo[1] + (int64_t)(e / w0 % w1),
-                        lo[2] + (int64_t)(e / w0 / w1)};
-        for (int d = 0; d < 3; d++) {
-            int ax = scan[d];
-            G->cols[(size_t)ax * n + e] = coord(A, ax, elem_index(a, ax, f[d]));
-        }
-        for (int k = 0; k < nf; k++) G->cols[(size_t)(3 + k) * n + e] = G->vals[e * (size_t)nf + (size_t)k];
-    }
-    for (int k = 0; k < 4; k++) {
-        pv_status st = eval_spec(G->I, G->c, G->S, &G->S->s[k], G->cols, n, G->sv + (size_t)k * n);
-        if (st != PV_OK) return st;
-    }
-    int P = G->I->ctx->nranks, me = G->I->ctx->rank;
-    size_t m = 0;
-    for (size_t e = 0; e < n; e++) {
-        double x = G->sv[e], y = G->sv[n + e], z = G->sv[2 * n + e], r = G->sv[3 * n + e];
-        if (isnan(x) || isnan(y) || isnan(z) || isnan(r)) continue; /* as the rows path */
-        bool counted = false;
-        if (!keep_all) {
-            int64_t ci[3];
-            if (!pv_grid_index(g, x, y, z, ci)) continue; /* the kernel would skip it */
-            double hw = G->grid_units ? floor(r) : floor(r / g->delta[2]);
-            bool meets = hw >= 0 && (double)ci[2] + hw >= (double)g->z0 &&
-                         (double)ci[2] - hw < (double)g->z1;
-            counted = pv_decomp_owner(g->n, P, ci[2]) == me;
-            if (!meets && !counted) continue;
-        }
-        int64_t f[3] = {lo[0] + (int64_t)(e % w0), lo[1] + (int64_t)(e / w0 % w1),
-                        lo[2] + (int64_t)(e / w0 / w1)};
-        G->src[m] = (pv_fill_source){x, y, z, r};
-        for (int k = 0; k < nc; k++) G->scols[m * (size_t)nc + (size_t)k] = G->cols[(size_t)k * n + e];
-        G->order[m] = f[0] + A->fn[0] * (f[1] + A->fn[1] * f[2]);
-        G->counted[m] = counted;
-        m++;
-    }
-    G->nsrc = m;
-    return PV_OK;
-}
-
-/* Feed the accepted sources to the session: runs of counted / not counted sources. */
-static pv_status gen_feed(gen *G, pv_fill_run *run)
-{
-    size_t nc = (size_t)G->S->ncols;
-    for (size_t s = 0; s < G->nsrc;) {
-        size_t t = s + 1;
-        while (t < G->nsrc && G->counted[t] == G->counted[s]) t++;
-        pv_status st = pv_fill_run_piece(run, G->src + s, G->scols + s * nc, t - s,
-                                         G->order + s, 0, G->counted[s] ? 0u : PV_FILL_NO_COUNT);
-        if (st != PV_OK) return st;
-        s = t;
-    }
-    return PV_OK;
-}
-
-/* The element z range whose sources can reach this rank's slab (or that it counts):
- * known when z is column 3 and the radius a constant; else every plane. */
-static void gen_window(const gen *G, int64_t *k0, int64_t *k1)
-{
-    const pv_array_src *a = G->A->a;
-    const pv_grid *g = G->g;
-    *k0 = 0, *k1 = a->n[2];
-    if (!G->S->zcol || !G->S->const_r || isnan(G->S->r)) return;
-    double r = G->S->r;
-    double hw = G->grid_units ? floor(r) : floor(r / g->delta[2]);
-    if (!(hw >= 0)) hw = 0; /* empty bricks: only the counting rank needs them */
-    int64_t first = -1, last = -2;
-    for (int64_t k = 0; k < a->n[2]; k++) {
-        int64_t cz;
-        if (!pv_grid_axis_index(g, 2, coord(G->A, 2, k), &cz)) continue;
-        if ((double)cz + hw >= (double)g->z0 && (double)cz - hw < (double)g->z1) {
-            if (first < 0) first = k;
-            last = k;
-        }
-    }
-    *k0 = first < 0 ? 0 : first;
-    *k1 = first < 0 ? 0 : last + 1;
-}
-
 /* Collective loop over a plan's boxes. Through a->read every rank makes the same number
  * of steps (the most boxes any rank has, reading empty boxes when it has no more),
  * agreeing the status at each; a brick is read with pread, so each rank reads its own
  * boxes and the status is agreed at the end. */
-typedef pv_status (*box_fn)(void *ud, const int64_t lo[3], const int64_t hi[3]);
 
-static pv_status for_boxes(arr *A, const plan *p, double *buf, box_fn fn, void *ud)
+pv_status pv_array_for_boxes(arr *A, const plan *p, double *buf, box_fn fn, void *ud)
 {
     pv_ctx *ctx = A->ctx;
     pv_status st = PV_OK;
     if (A->b) {
         for (int64_t k = 0; k < p->nboxes && st == PV_OK; k++) {
             int64_t lo[3], hi[3];
-            plan_box(p, k, lo, hi);
-            st = fetch(A, lo, hi, buf);
+            pv_array_plan_box(p, k, lo, hi);
+            st = pv_array_fetch(A, lo, hi, buf);
             if (st == PV_OK) st = fn(ud, lo, hi);
         }
         return pv_status_agree(ctx, st);
@@ -784,81 +139,11 @@ static pv_status for_boxes(arr *A, const plan *p, double *buf, box_fn fn, void *
     MPI_Allreduce(&p->nboxes, &steps, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
     for (int64_t k = 0; k < steps && st == PV_OK; k++) {
         int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-        if (k < p->nboxes) plan_box(p, k, lo, hi);
-        st = fetch(A, lo, hi, buf);
+        if (k < p->nboxes) pv_array_plan_box(p, k, lo, hi);
+        st = pv_array_fetch(A, lo, hi, buf);
         if (st == PV_OK && k < p->nboxes) st = fn(ud, lo, hi);
         st = pv_status_agree(ctx, st); /* a failure ends the loop on every rank at once */
     }
-    return st;
-}
-
-typedef struct report_ud {
-    gen *G;
-    bool done;
-} report_ud;
-
-static pv_status report_box(void *ud, const int64_t lo[3], const int64_t hi[3])
-{
-    report_ud *R = ud;
-    if (R->done) return PV_OK;
-    pv_status st = gen_sources(R->G, lo, hi, true);
-    if (st == PV_OK)
-        R->done = pv_fill_report_bricks(R->G->I, R->G->g, R->G->src, R->G->nsrc, R->G->grid_units);
-    return st;
-}
-
-typedef struct fill_ud {
-    gen *G;
-    pv_fill_run *run;
-} fill_ud;
-
-static pv_status fill_box(void *ud, const int64_t lo[3], const int64_t hi[3])
-{
-    fill_ud *F = ud;
-    pv_status st = gen_sources(F->G, lo, hi, false);
-    return st == PV_OK ? gen_feed(F->G, F->run) : st;
-}
-
-static pv_status run_general(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *ds,
-                             arr *A, pv_code *value, bool grid_units, size_t off)
-{
-    pv_ctx *ctx = I->ctx;
-    specs S;
-    gen G = {0};
-    G.I = I, G.c = c, G.g = g, G.A = A, G.S = &S, G.grid_units = grid_units, G.cap = GEN_BOX_ELEMS;
-    size_t plane = (size_t)A->a->n[0] * (size_t)A->a->n[1];
-    if (!A->b && plane > G.cap) G.cap = plane; /* a->read gives whole planes */
-    int ncols = 3 + A->a->nfields;
-    pv_status st = specs_make(I, c, ds, ncols, &S);
-    if (st == PV_OK) st = gen_alloc(&G);
-    st = pv_status_agree(ctx, st);
-    /* gnuplot's brick line: the first sources in file order, the same on every rank */
-    if (st == PV_OK && !ctx->opt.quiet) {
-        plan all;
-        plan_make(A, 0, A->a->n[2], G.cap, &all);
-        report_ud R = {&G, false};
-        /* stop as soon as it is printed: the same step on every rank */
-        for (int64_t k = 0; k < all.nboxes && st == PV_OK && !R.done; k++) {
-            int64_t lo[3], hi[3];
-            plan_box(&all, k, lo, hi);
-            st = fetch(A, lo, hi, G.vals);
-            if (st == PV_OK) st = report_box(&R, lo, hi);
-            st = pv_status_agree(ctx, st);
-        }
-    }
-    pv_fill_run *run = NULL;
-    if (st == PV_OK) st = pv_status_agree(ctx, pv_fill_run_begin(I, g, value, grid_units, ncols, &run));
-    if (st == PV_OK) {
-        int64_t k0, k1;
-        gen_window(&G, &k0, &k1);
-        plan p;
-        plan_make(A, k0, k1, G.cap, &p);
-        fill_ud F = {&G, run};
-        st = for_boxes(A, &p, G.vals, fill_box, &F);
-    }
-    if (run) st = pv_fill_run_end(run, c, ds, off, st);
-    specs_fini(&S);
-    gen_fini(&G);
     return st;
 }
 
@@ -904,7 +189,7 @@ static bool fast_applies(const pv_data_spec *ds, const arr *A, const pv_grid *g,
     for (int k = 0; k < 3; k++)
         if (ds->using[k].kind != PV_USE_COLUMN || ds->using[k].expr || ds->using[k].column != k + 1)
             return false;
-    if (!constant_expr(&ds->using[3])) return false;
+    if (!pv_array_constant_expr(&ds->using[3])) return false;
     double r = 1;
     if (pv_eval_real(I->env, ds->using[3].expr, &r) != PV_OK) {
         pv_err_clear(I->ctx);
@@ -1227,7 +512,7 @@ static pv_status run_fast(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
     size_t cap = A->b ? SIZE_MAX : FAST_BOX_BYTES / (8 * (size_t)a->nfields);
     double *buf = NULL;
     plan p;
-    plan_make(A, g->z0, g->z1, cap, &p);
+    pv_array_plan_make(A, g->z0, g->z1, cap, &p);
     pv_status st = PV_OK;
     if (!A->b) {
         if (p.nboxes > 0) /* whole planes: may exceed cap for huge planes */
@@ -1242,13 +527,13 @@ static pv_status run_fast(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
         if (A->b) {
             int64_t lo[3], hi[3];
             for (int64_t k = 0; k < p.nboxes && st == PV_OK; k++) {
-                plan_box(&p, k, lo, hi);
+                pv_array_plan_box(&p, k, lo, hi);
                 st = fast_brick(A, g, X, lo, hi);
             }
             st = pv_status_agree(ctx, st);
         } else {
             fast_ud F = {A, g, buf, X};
-            st = for_boxes(A, &p, buf, fast_box, &F);
+            st = pv_array_for_boxes(A, &p, buf, fast_box, &F);
         }
     }
     double secs = MPI_Wtime() - t0; /* the load only (the end below logs a checksum pass) */
@@ -1332,15 +617,15 @@ pv_status pv_fill_array_source(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_s
     arr A = {0};
     A.ctx = ctx;
     A.a = a;
-    A.b = a->read == brick_read ? a->ud : NULL;
+    A.b = a->read == pv_brick_read ? a->ud : NULL;
     if (A.b && getenv("PVOX_TEST_ARRAY_READ") && a->scan[0] == 0 && a->scan[1] == 1)
-        A.b = NULL; /* tests: through a->read, as an HDF5 dataset (brick_read) */
+        A.b = NULL; /* tests: through a->read, as an HDF5 dataset (pv_brick_read) */
     for (int d = 0; d < 3; d++) {
         A.fn[d] = a->n[a->scan[d]];
         if (a->scan[d] == 2) A.zd = d;
     }
     const pv_data_binary *bin = &ds->bin;
-    if (a->read == brick_read && bin->trans == 2) {
+    if (a->read == pv_brick_read && bin->trans == 2) {
         A.centered = true;
         for (int ax = 0; ax < 3; ax++) {
             A.center[ax] = bin->trans_pt[ax];
@@ -1361,7 +646,7 @@ pv_status pv_fill_array_source(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_s
         if (fast)
             st = run_fast(I, c, g, ds, &A, value, &X, off);
         else
-            st = run_general(I, c, g, ds, &A, value, grid_units, off);
+            st = pv_fill_array_general(I, c, g, ds, &A, value, grid_units, off);
         fast_expr_fini(&X);
     }
     free(A.pbuf);
@@ -1407,10 +692,11 @@ pv_status pv_fill_array_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec
                                  "a 3D binary array is read from a file, not from inline "
                                  "data or a command");
         st = pv_status_agree(I->ctx, st);
-        if (st == PV_OK) st = brick_open(I, c, ds, &a);
+        if (st == PV_OK) st = pv_brick_open(I, c, ds, &a);
     } else {
         st = pv_h5_array_open(I, c, ds, &a);
     }
     if (st != PV_OK) return st;
     return pv_fill_array_source(I, c, g, ds, &a, value, grid_units, off);
 }
+
