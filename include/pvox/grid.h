@@ -145,4 +145,35 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
                        unsigned flags, pv_fill_eval_fn eval, void *ud,
                        pv_fill_result *res);
 
+/* ---- fill in pieces (sources spread over the ranks) --------------------------------- */
+
+/* What one rank's pieces of a fill did: counts of this rank only, and its last update in
+ * gnuplot's loop order (the source's global file-order number, then the voxel). */
+typedef struct pv_fill_local {
+    int64_t points_used;     /* sources given to this rank that lie inside the grid */
+    int64_t voxels_modified; /* voxel updates in this rank's slab */
+    int64_t last_order;      /* file-order number of the last updating source, -1: none */
+    int64_t last_key;        /* its last voxel: (ix*n + iy)*n + iz */
+    double last_distance;    /* VoxelDistance of that update */
+} pv_fill_local;
+
+/* Start an accumulation (no update yet). */
+void pv_fill_local_init(pv_fill_local *acc);
+
+/* pv_grid_fill for a piece of the sources, on this rank only (not collective, no
+ * progress bar): src[0..nsrc) in file order; order[s] is source s's global file-order
+ * number (increasing; NULL: base + s). Counts and the last update are added into *acc, so
+ * a fill streamed in pieces, each voxel receiving its sources in file order, ends with
+ * the same grid and, after pv_fill_local_reduce, the same result as one pv_grid_fill
+ * over all sources. points_used counts every source inside the grid: the caller passes
+ * each source to one rank for counting, or sets PV_FILL_NO_COUNT on the others. */
+#define PV_FILL_NO_COUNT 4u
+#define PV_FILL_PROGRESS 8u /* draw the bar (rank 0) for a large grid: one-piece fills */
+pv_status pv_grid_fill_local(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
+                             const int64_t *order, int64_t base, unsigned flags,
+                             pv_fill_eval_fn eval, void *ud, pv_fill_local *acc);
+
+/* Collective: the ranks' accumulations -> gnuplot's result (sums, the global last). */
+void pv_fill_local_reduce(pv_ctx *ctx, const pv_fill_local *acc, pv_fill_result *res);
+
 #endif /* PVOX_GRID_H */

@@ -443,12 +443,36 @@ static double last_distance(pv_ctx *ctx, const pv_grid *g, const int64_t *last_s
     return gsrc < 0 ? 0 : out;
 }
 
-pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
-                       unsigned flags, pv_fill_eval_fn eval, void *ud, pv_fill_result *res)
+/* This piece's last update (file order of its source, then the voxel) folded into acc. */
+static void local_last(const pv_grid *g, const int64_t *last_src, const int64_t *last_key,
+                       const double *last_d, const int64_t *order, int64_t base,
+                       pv_fill_local *acc)
+{
+    for (int64_t p = 0; p < g->z1 - g->z0; p++) {
+        if (last_src[p] < 0)
+            continue;
+        int64_t o = order ? order[last_src[p]] : base + last_src[p];
+        int64_t k1 = last_key[p] * g->n + (g->z0 + p);
+        if (o > acc->last_order || (o == acc->last_order && k1 > acc->last_key)) {
+            acc->last_order = o;
+            acc->last_key = k1;
+            acc->last_distance = last_d[p];
+        }
+    }
+}
+
+/* The kernel. collective: all ranks hold every source (pv_grid_fill): agree on failures,
+ * draw the bar, reduce into *res. Otherwise (pv_grid_fill_local) this rank's piece only:
+ * the last update and the counts go to *acc. */
+static pv_status fill_core(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
+                           const int64_t *order, int64_t base, unsigned flags,
+                           pv_fill_eval_fn eval, void *ud, bool collective,
+                           pv_fill_result *res, pv_fill_local *acc)
 {
     const bool grid_units = flags & PV_FILL_GRID_UNITS;
     const bool need_g = grid_units || (flags & PV_FILL_NEED_GRIDDIST);
-    memset(res, 0, sizeof *res);
+    if (res) memset(res, 0, sizeof *res);
+    int64_t used = 0;
     g->version++;
     const int64_t nplanes = g->z1 - g->z0;
     const int nthreads = omp_get_max_threads();
@@ -464,9 +488,9 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
                        ? PV_OK
                        : pv_err(ctx, PV_ENOMEM, "out of memory");
     if (st == PV_OK)
-        st = bin_sources(ctx, g, src, nsrc, grid_units, bricks, start, &list,
-                         &res->points_used);
-    st = pv_status_agree(ctx, st);
+        st = bin_sources(ctx, g, src, nsrc, grid_units, bricks, start, &list, &used);
+    if (collective)
+        st = pv_status_agree(ctx, st);
     int64_t modified = 0;
     if (st == PV_OK) {
         float *data = g->data;
@@ -475,7 +499,8 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
          * the whole) */
         pv_progress bar;
         int64_t planes_done = 0;
-        const bool show = g->n * g->n * g->n >= FILL_PROGRESS_VOXELS;
+        const bool show = (collective || (flags & PV_FILL_PROGRESS)) &&
+                          g->n * g->n * g->n >= FILL_PROGRESS_VOXELS;
         if (show) pv_progress_begin_units(ctx, &bar, "vfill", nplanes, "planes");
         const int64_t block_rows = g->n >= BLOCK_VOXELS ? 1 : BLOCK_VOXELS / g->n;
 #pragma omp parallel default(none)                                                        \
@@ -524,8 +549,17 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
             }
         }
         if (show) pv_progress_end(ctx, &bar);
-        res->last_distance = last_distance(ctx, g, last_src, last_key, last_d);
-        MPI_Allreduce(&modified, &res->voxels_modified, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
+        if (collective) {
+            res->points_used = used;
+            res->last_distance = last_distance(ctx, g, last_src, last_key, last_d);
+            MPI_Allreduce(&modified, &res->voxels_modified, 1, MPI_INT64_T, MPI_SUM,
+                          ctx->comm);
+        } else {
+            if (!(flags & PV_FILL_NO_COUNT))
+                acc->points_used += used;
+            acc->voxels_modified += modified;
+            local_last(g, last_src, last_key, last_d, order, base, acc);
+        }
     }
     work_free(W, nthreads);
     free(last_src);
@@ -535,4 +569,37 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
     free(start);
     free(list);
     return st;
+}
+
+pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
+                       unsigned flags, pv_fill_eval_fn eval, void *ud, pv_fill_result *res)
+{
+    return fill_core(ctx, g, src, nsrc, NULL, 0, flags, eval, ud, true, res, NULL);
+}
+
+void pv_fill_local_init(pv_fill_local *acc)
+{
+    *acc = (pv_fill_local){0, 0, -1, -1, 0.0};
+}
+
+pv_status pv_grid_fill_local(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
+                             const int64_t *order, int64_t base, unsigned flags,
+                             pv_fill_eval_fn eval, void *ud, pv_fill_local *acc)
+{
+    return fill_core(ctx, g, src, nsrc, order, base, flags, eval, ud, false, NULL, acc);
+}
+
+void pv_fill_local_reduce(pv_ctx *ctx, const pv_fill_local *acc, pv_fill_result *res)
+{
+    memset(res, 0, sizeof *res);
+    MPI_Allreduce(&acc->points_used, &res->points_used, 1, MPI_INT64_T, MPI_SUM, ctx->comm);
+    MPI_Allreduce(&acc->voxels_modified, &res->voxels_modified, 1, MPI_INT64_T, MPI_SUM,
+                  ctx->comm);
+    int64_t gsrc = -1, gkey = -1;
+    MPI_Allreduce(&acc->last_order, &gsrc, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
+    int64_t mykey = acc->last_order == gsrc ? acc->last_key : -1;
+    MPI_Allreduce(&mykey, &gkey, 1, MPI_INT64_T, MPI_MAX, ctx->comm);
+    double mine = (gsrc >= 0 && mykey == gkey) ? acc->last_distance : -HUGE_VAL, out = 0;
+    MPI_Allreduce(&mine, &out, 1, MPI_DOUBLE, MPI_MAX, ctx->comm);
+    res->last_distance = gsrc < 0 ? 0 : out;
 }
