@@ -52,6 +52,41 @@ static hid_t mem_type(int t)
 
 static const size_t type_size[T_COUNT] = {1, 1, 2, 2, 4, 4, 8, 8, 4, 8};
 
+/* The file's own big-endian type: read as stored (a conversion in H5Dread would make it
+ * independent I/O), swapped by swap_bytes. */
+static hid_t be_type(int t)
+{
+    switch (t) {
+    case T_I8: return H5T_STD_I8BE;
+    case T_U8: return H5T_STD_U8BE;
+    case T_I16: return H5T_STD_I16BE;
+    case T_U16: return H5T_STD_U16BE;
+    case T_I32: return H5T_STD_I32BE;
+    case T_U32: return H5T_STD_U32BE;
+    case T_I64: return H5T_STD_I64BE;
+    case T_U64: return H5T_STD_U64BE;
+    case T_F32: return H5T_IEEE_F32BE;
+    default: return H5T_IEEE_F64BE;
+    }
+}
+
+/* Reverse the bytes of `count` elements of `size` bytes (big-endian -> this machine). */
+static void swap_bytes(void *buf, size_t count, size_t size, int nthreads)
+{
+    unsigned char *b = buf;
+    if (size == 1)
+        return;
+#pragma omp parallel for num_threads(nthreads) schedule(static) default(none) shared(b, count, size)
+    for (size_t i = 0; i < count; i++) {
+        unsigned char *e = b + i * size;
+        for (size_t lo = 0, hi = size - 1; lo < hi; lo++, hi--) {
+            unsigned char t = e[lo];
+            e[lo] = e[hi];
+            e[hi] = t;
+        }
+    }
+}
+
 #define MAX_DIM ((int64_t)1 << 20) /* elements per dimension (as pvox's largest grid) */
 #define DTEXT 1024                  /* room for a message or a path in the record */
 
@@ -71,6 +106,7 @@ typedef struct probe {
     double amin[3], amax[3];
     bool allocated;        /* storage exists (else every element is the fill value) */
     double fill;           /* the fill value */
+    bool big_endian;       /* stored big-endian: read as such, swapped here */
 } probe;
 
 struct pv_h5_dataset {
@@ -79,6 +115,7 @@ struct pv_h5_dataset {
     int axis[3];           /* axis of dimension k */
     int dim_of[3];         /* dimension of axis a */
     int tcode;
+    bool big_endian;
     hid_t fid, dset;
     size_t max_io;
     bool allocated;
@@ -197,6 +234,7 @@ static void check_type(hid_t t, const char *name, probe *p)
             return;
         }
         p->tcode = 2 * lg + (sgn ? 0 : 1);
+        p->big_endian = H5Tget_order(t) == H5T_ORDER_BE;
         snprintf(p->type, sizeof p->type, "%sint%zu", sgn ? "" : "u", size * 8);
         return;
     }
@@ -207,6 +245,7 @@ static void check_type(hid_t t, const char *name, probe *p)
             return;
         }
         p->tcode = size == 4 ? T_F32 : T_F64;
+        p->big_endian = H5Tget_order(t) == H5T_ORDER_BE;
         snprintf(p->type, sizeof p->type, "float%zu", size * 8);
         return;
     case H5T_STRING: what = "strings"; break;
@@ -599,6 +638,7 @@ pv_h5_dataset *pv_h5_dataset_open(pv_ctx *ctx, const char *file, const char *dat
     if (st == PV_OK) {
         memcpy(d->axis, axis, sizeof axis);
         d->tcode = p->tcode;
+        d->big_endian = p->big_endian;
         d->allocated = p->allocated;
         d->fill = p->fill;
         d->max_io = opt && opt->max_io_bytes ? opt->max_io_bytes : PV_H5_DEFAULT_MAX_IO;
@@ -806,7 +846,7 @@ pv_status pv_h5_dataset_read(pv_ctx *ctx, pv_h5_dataset *d, int64_t z0, int64_t 
     size_t esize = type_size[d->tcode];
     size_t plane = (size_t)nx * (size_t)ny;
     bool direct = d->dim_of[0] == 2 && d->dim_of[1] == 1 && pitch_x == nx && pitch_y == ny &&
-                  d->tcode == (f64 ? T_F64 : T_F32);
+                  d->tcode == (f64 ? T_F64 : T_F32) && !d->big_endian;
     size_t budget = PV_H5_PIPE_BYTES < d->max_io ? PV_H5_PIPE_BYTES : d->max_io;
     int64_t per_call = (int64_t)(budget / (plane * esize));
     if (per_call < 1)
@@ -843,7 +883,9 @@ pv_status pv_h5_dataset_read(pv_ctx *ctx, pv_h5_dataset *d, int64_t z0, int64_t 
     if (dxpl < 0 || H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) < 0)
         st = pv_err(ctx, PV_EHDF5, "%s: cannot set up a collective read", d->file);
     st = pv_status_agree(ctx, st);
-    hid_t mtype = mem_type(d->tcode);
+    /* a little-endian machine reads big-endian data as stored and swaps it */
+    bool swap = d->big_endian && H5Tget_order(H5T_NATIVE_INT) == H5T_ORDER_LE;
+    hid_t mtype = swap ? be_type(d->tcode) : mem_type(d->tcode);
     conv c = {nx, ny, 0, 0, 0, 0, pitch_x, pitch_y, 0, ctx->nthreads > 0 ? ctx->nthreads : 1};
     for (long long k = 0; k < calls && st == PV_OK; k++) {
         int64_t za = z0 + k * per_call;
@@ -860,6 +902,8 @@ pv_status pv_h5_dataset_read(pv_ctx *ctx, pv_h5_dataset *d, int64_t z0, int64_t 
             c.sy = stride[d->dim_of[1]];
             c.sz = stride[d->dim_of[2]];
             c.oz = za - z0;
+            if (swap)
+                swap_bytes(raw, (size_t)n * plane, esize, c.nthreads);
             (f64 ? conv_double : conv_float)[d->tcode](raw, buf, &c);
         }
         st = pv_status_agree(ctx, st);
