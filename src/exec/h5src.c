@@ -6,9 +6,11 @@
  * Element (i, j, k) of the dataset's box (i along x, after the order) is the row x, y, z,
  * value: x = origin + i*delta where the file places the axis (VTKHDF, netCDF coordinates,
  * vxrange attributes; pvox/h5.h pv_h5_dset_info) with increasing coordinates, else the
- * element index (origin 0, delta 1). Its file order is the dataset's storage order: the
- * order's last letter varies fastest. read(k0, k1) is the collective plane read of
- * io/h5_dataset.c into doubles.
+ * element index (origin 0, delta 1). The sources reach the voxels in the order read()
+ * delivers them, x fastest, then y, then z, whatever the dataset's storage order (the
+ * fill is the same at any rank count either way; a text file of the same elements
+ * written in that order fills the same grid bit for bit). read(k0, k1) is the collective
+ * plane read of io/h5_dataset.c into doubles.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,14 +67,12 @@ pv_status pv_h5_array_open(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
         return pv_exec_locate(I, c, ds->name_off);
     }
     *s = (h5src){ctx, d, name};
-    int axis[3];
-    pv_h5_order_parse(ds->order ? ds->order : "zyx", axis); /* checked by the parse */
     for (int a = 0; a < 3; a++) {
         out->n[a] = in->n[a];
         bool placed = in->has_range[a] && in->step[a] > 0;
         out->origin[a] = placed ? in->min[a] : 0.0;
         out->delta[a] = placed ? in->step[a] : 1.0;
-        out->scan[a] = axis[2 - a]; /* the last dimension is the fastest */
+        out->scan[a] = a; /* read() delivers x fastest: the sources' order (below) */
         out->flip[a] = false;
     }
     out->nfields = 1;

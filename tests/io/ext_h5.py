@@ -273,9 +273,10 @@ def part_vfill(args, work):
     v = h5py.File(os.path.join(work, ez), "r")["ez"][...]  # [x][y][z]
     n = v.shape
     with open(os.path.join(work, "ez.txt"), "w") as fh:
-        for ix in range(n[0]):  # file order: z fastest
+        # in the order the dataset's elements reach the voxels: x fastest (h5src.c)
+        for iz in range(n[2]):
             for iy in range(n[1]):
-                for iz in range(n[2]):
+                for ix in range(n[0]):
                     fh.write("%d %d %d %.17g\n" % (ix, iy, iz, v[ix, iy, iz]))
     script = """
 set vxrange [0:%d]
@@ -301,6 +302,15 @@ vsave $a $b "fill.h5"
               % (int(np.sum(a != b)), float(np.max(np.abs(a - b)))))
         return 1
     print("ok   vfill from the dataset equals the text fill")
+    # a bad source: located at the file name, exit 3, nothing filled
+    rc, out, err = run_pvox(args, work, 'set vgrid $a size 5\nset vxrange [0:1]\n'
+                            'set vyrange [0:1]\nset vzrange [0:1]\n'
+                            'vfill "chunked.h5" dataset "nope" using 1:2:3:(0):4\n')
+    errs = [l for l in err.splitlines() if ": error: " in l]
+    if rc != 3 or len(errs) != 1 or not errs[0].startswith("job.gp:5:7: error: chunked.h5: no dataset \"nope\""):
+        print("FAIL: vfill of a missing dataset: exit %d\n%s" % (rc, err))
+        return 1
+    print("ok   " + errs[0])
     return 0
 
 

@@ -122,9 +122,10 @@ set_tests_properties(io.h5_many_grids PROPERTIES
 # Other programs' HDF5 datasets (README "Bringing your data", ext_h5.py): a real Meep run,
 # h5py (chunked/deflated/shuffled, every integer type, float32, big-endian, VTKHDF), a
 # netCDF-4 file from ncgen; io.ext_h5_load.np<N> loads them and compares every voxel with
-# h5py's values, io.ext_h5_errors.np<N> the bad inputs' located errors and exit codes.
+# h5py's values, io.ext_h5_errors.np<N> the bad inputs' located errors and exit codes,
+# io.ext_h5_vfill.np<N> a dataset as vfill's source against the same numbers as text.
 foreach(np 1 2 3)
-  foreach(part load errors)
+  foreach(part load errors vfill)
     add_test(NAME io.ext_h5_${part}.np${np}
       COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/ext_h5.py --pvox $<TARGET_FILE:pvox>
               --mpiexec ${MPIEXEC_EXECUTABLE} --np ${np} --part ${part})
