@@ -53,7 +53,11 @@ pv_status pv_h5_array_open(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
 {
     pv_ctx *ctx = I->ctx;
     memset(out, 0, sizeof *out);
-    pv_h5_dataset *d = pv_h5_dataset_open(ctx, ds->name, ds->dataset, ds->order, NULL);
+    /* testing hook (tests/io/ext_h5.py): small transfer calls, to exercise the split */
+    pv_h5_opts opt = {0};
+    const char *max_io = getenv("PVOX_H5_MAX_IO");
+    opt.max_io_bytes = max_io ? (size_t)strtoull(max_io, NULL, 10) : 0;
+    pv_h5_dataset *d = pv_h5_dataset_open(ctx, ds->name, ds->dataset, ds->order, &opt);
     if (!d)
         return pv_exec_locate(I, c, ds->name_off);
     h5src *s = calloc(1, sizeof *s);

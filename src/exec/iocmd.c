@@ -400,7 +400,11 @@ static pv_status do_vload_dataset(pv_interp *I, pv_cursor *c, const io_args *a)
                                "order \"%s\" must name the dataset's dimensions slowest first: "
                                "a permutation of \"xyz\" (\"zyx\": x fastest, the default)",
                                a->order);
-    pv_h5_dataset *d = pv_h5_dataset_open(ctx, a->path, a->dataset, a->order, NULL);
+    /* testing hook (tests/io/ext_h5.py): small transfer calls, to exercise the split */
+    pv_h5_opts opt = {0};
+    const char *max_io = getenv("PVOX_H5_MAX_IO");
+    opt.max_io_bytes = max_io ? (size_t)strtoull(max_io, NULL, 10) : 0;
+    pv_h5_dataset *d = pv_h5_dataset_open(ctx, a->path, a->dataset, a->order, &opt);
     if (!d)
         return pv_exec_locate(I, c, a->file_off);
     const pv_h5_dset_info *in = pv_h5_dataset_info(d);

@@ -693,38 +693,39 @@ void pv_h5_dataset_close(pv_ctx *ctx, pv_h5_dataset *d)
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
-/* One call's elements [zl][..] in file order -> the caller's layout. */
+/* One call's elements (a box of the file, in file order) -> the caller's layout. */
 typedef struct conv {
-    int64_t nx, ny, nz;     /* the box's x and y extents; planes in this call */
+    int64_t cx, cy, cz;     /* the call's extent along x, y, z */
     int64_t sx, sy, sz;     /* strides of x, y, z in the call's elements */
-    int64_t px, py, oz;     /* caller's pitches; plane of the call's first in the output */
+    int64_t ox, oy, oz;     /* where the call's first element goes in the output */
+    int64_t px, py;         /* caller's pitches */
     int nthreads;
 } conv;
 
-/* Rows (zl, y) are shared by the threads. With x not fastest in the file, groups of up
+/* Rows (z, y) are shared by the threads. With x not fastest in the file, groups of up
  * to 16 planes go together so the reads along the fastest dimension stay sequential. */
 #define DEF_CONV(NAME, ST, DT)                                                               \
     static void NAME(const void *rawv, void *outv, const conv *c)                           \
     {                                                                                        \
         const ST *raw = rawv;                                                                \
         DT *out = outv;                                                                      \
-        int64_t groups = (c->nz + 15) / 16, work = groups * c->ny;                           \
+        int64_t groups = (c->cz + 15) / 16, work = groups * c->cy;                           \
         _Pragma("omp parallel for num_threads(c->nthreads) default(none) shared(raw, out, c, work)") \
         for (int64_t w = 0; w < work; w++) {                                                 \
-            int64_t y = w % c->ny, g0 = (w / c->ny) * 16;                                    \
-            int64_t g1 = g0 + 16 < c->nz ? g0 + 16 : c->nz;                                  \
+            int64_t y = w % c->cy, g0 = (w / c->cy) * 16;                                    \
+            int64_t g1 = g0 + 16 < c->cz ? g0 + 16 : c->cz;                                  \
             if (c->sx == 1) {                                                                \
-                for (int64_t zl = g0; zl < g1; zl++) {                                       \
-                    const ST *s = raw + zl * c->sz + y * c->sy;                              \
-                    DT *o = out + ((c->oz + zl) * c->py + y) * c->px;                        \
-                    for (int64_t x = 0; x < c->nx; x++)                                      \
+                for (int64_t z = g0; z < g1; z++) {                                          \
+                    const ST *s = raw + z * c->sz + y * c->sy;                               \
+                    DT *o = out + ((c->oz + z) * c->py + c->oy + y) * c->px + c->ox;          \
+                    for (int64_t x = 0; x < c->cx; x++)                                      \
                         o[x] = (DT)s[x];                                                     \
                 }                                                                            \
             } else {                                                                         \
-                for (int64_t x = 0; x < c->nx; x++)                                          \
-                    for (int64_t zl = g0; zl < g1; zl++)                                     \
-                        out[((c->oz + zl) * c->py + y) * c->px + x] =                        \
-                            (DT)raw[x * c->sx + y * c->sy + zl * c->sz];                     \
+                for (int64_t x = 0; x < c->cx; x++)                                          \
+                    for (int64_t z = g0; z < g1; z++)                                        \
+                        out[((c->oz + z) * c->py + c->oy + y) * c->px + c->ox + x] =         \
+                            (DT)raw[x * c->sx + y * c->sy + z * c->sz];                      \
             }                                                                                \
         }                                                                                    \
     }
@@ -791,22 +792,16 @@ static void want_huge_pages(void *buf, size_t bytes)
 #endif
 }
 
-/* One collective read of planes [za, za + nz) (nz 0: none) into dst. */
-static pv_status read_call(pv_ctx *ctx, pv_h5_dataset *d, hid_t dxpl, int64_t za, int64_t nz,
-                           void *dst, hid_t mtype, pv_h5_stats *stats)
+/* One collective read of the box start/count of the file (count NULL: nothing) into dst. */
+static pv_status read_call(pv_ctx *ctx, pv_h5_dataset *d, hid_t dxpl, const hsize_t *start,
+                           const hsize_t *count, void *dst, hid_t mtype, pv_h5_stats *stats)
 {
     static double dummy;
     hid_t fs = H5Dget_space(d->dset), ms = -1;
     pv_status st = PV_OK;
     hsize_t total = 0;
     herr_t rc = fs < 0 ? -1 : 0;
-    if (rc >= 0 && nz > 0) {
-        int kz = d->dim_of[2];
-        hsize_t start[3] = {0, 0, 0}, count[3];
-        for (int k = 0; k < 3; k++)
-            count[k] = (hsize_t)d->info.dims[k];
-        start[kz] = (hsize_t)za;
-        count[kz] = (hsize_t)nz;
+    if (rc >= 0 && count) {
         total = count[0] * count[1] * count[2];
         ms = H5Screate_simple(1, &total, NULL);
         rc = ms < 0 ? -1 : H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
@@ -865,18 +860,27 @@ pv_status pv_h5_dataset_read(pv_ctx *ctx, pv_h5_dataset *d, int64_t z0, int64_t 
         zd = z0;
     size_t osize = f64 ? sizeof(double) : sizeof(float);
     size_t esize = type_size[d->tcode];
-    size_t plane = (size_t)nx * (size_t)ny;
+    /* The rank's box: the z dimension cut to [z0, zd). Calls cut it further along the
+     * file's slowest dimension: z itself (order "z.."), else x or y with the rank's whole
+     * z range in every call, so each call reads runs of zd - z0 elements, not of one. */
+    const int64_t *dims = in->dims;
+    int kz = d->dim_of[2];
+    int64_t nzr = zd - z0;
+    int64_t unit = 1; /* elements per index of dimension 0 in a call */
+    for (int k = 1; k < 3; k++)
+        unit *= k == kz ? nzr : dims[k];
+    int64_t total0 = kz == 0 ? nzr : (nzr > 0 ? dims[0] : 0);
     bool direct = d->dim_of[0] == 2 && d->dim_of[1] == 1 && pitch_x == nx && pitch_y == ny &&
                   d->tcode == (f64 ? T_F64 : T_F32) && !d->big_endian;
     /* read straight into buf: calls as large as max_io; else one call's elements are
      * held beside buf: PV_H5_PIPE_BYTES */
     size_t budget = direct || PV_H5_PIPE_BYTES > d->max_io ? d->max_io : PV_H5_PIPE_BYTES;
-    int64_t per_call = (int64_t)(budget / (plane * esize));
+    int64_t per_call = unit > 0 ? (int64_t)(budget / ((size_t)unit * esize)) : 1;
     if (per_call < 1)
         per_call = 1;
-    long long calls = (zd - z0 + per_call - 1) / per_call;
-    int64_t mine = zd - z0 < per_call ? zd - z0 : per_call;
-    size_t raw_bytes = direct || !d->allocated ? 0 : (size_t)mine * plane * esize;
+    long long calls = (total0 + per_call - 1) / per_call;
+    int64_t mine = total0 < per_call ? total0 : per_call;
+    size_t raw_bytes = direct || !d->allocated ? 0 : (size_t)mine * (size_t)unit * esize;
     void *raw = raw_bytes ? pv_alloc(ctx, raw_bytes) : NULL;
     if (st == PV_OK && raw_bytes && !raw)
         st = ctx->err_code;
@@ -911,24 +915,36 @@ pv_status pv_h5_dataset_read(pv_ctx *ctx, pv_h5_dataset *d, int64_t z0, int64_t 
     /* a little-endian machine reads big-endian data as stored and swaps it */
     bool swap = d->big_endian && H5Tget_order(H5T_NATIVE_INT) == H5T_ORDER_LE;
     hid_t mtype = swap ? be_type(d->tcode) : mem_type(d->tcode);
-    conv c = {nx, ny, 0, 0, 0, 0, pitch_x, pitch_y, 0, ctx->nthreads > 0 ? ctx->nthreads : 1};
+    int nthreads = ctx->nthreads > 0 ? ctx->nthreads : 1;
     for (long long k = 0; k < calls && st == PV_OK; k++) {
-        int64_t za = z0 + k * per_call;
-        int64_t n = za < zd ? (zd - za < per_call ? zd - za : per_call) : 0;
-        void *dst = direct ? (char *)buf + (size_t)(za - z0) * plane * osize : raw;
-        st = read_call(ctx, d, dxpl, za, n, dst, mtype, stats);
+        int64_t a = k * per_call;
+        int64_t n = a < total0 ? (total0 - a < per_call ? total0 - a : per_call) : 0;
+        hsize_t start[3] = {0, 0, 0}, count[3];
+        for (int j = 0; j < 3; j++)
+            count[j] = (hsize_t)dims[j];
+        start[kz] = (hsize_t)z0;
+        count[kz] = (hsize_t)nzr;
+        start[0] += (hsize_t)a;
+        count[0] = (hsize_t)n;
+        void *dst = direct ? (char *)buf + (size_t)a * (size_t)unit * osize : raw;
+        st = read_call(ctx, d, dxpl, start, n > 0 ? count : NULL, dst, mtype, stats);
         if (st == PV_OK && n > 0 && !direct) {
-            /* the call's elements: the file's dimensions with z cut to n planes */
-            int64_t ext[3] = {in->dims[0], in->dims[1], in->dims[2]};
-            ext[d->dim_of[2]] = n;
-            int64_t stride[3] = {ext[1] * ext[2], ext[2], 1};
-            c.nz = n;
-            c.sx = stride[d->dim_of[0]];
-            c.sy = stride[d->dim_of[1]];
-            c.sz = stride[d->dim_of[2]];
-            c.oz = za - z0;
             if (swap)
-                swap_bytes(raw, (size_t)n * plane, esize, c.nthreads);
+                swap_bytes(raw, (size_t)n * (size_t)unit, esize, nthreads);
+            /* the call's box in file order: strides of its dimensions */
+            int64_t stride[3] = {(int64_t)(count[1] * count[2]), (int64_t)count[2], 1};
+            conv c = {0};
+            int64_t *cnt[3] = {&c.cx, &c.cy, &c.cz}, *str[3] = {&c.sx, &c.sy, &c.sz};
+            int64_t *org[3] = {&c.ox, &c.oy, &c.oz};
+            for (int ax = 0; ax < 3; ax++) {
+                int j = d->dim_of[ax];
+                *cnt[ax] = (int64_t)count[j];
+                *str[ax] = stride[j];
+                *org[ax] = (int64_t)start[j] - (ax == 2 ? z0 : 0);
+            }
+            c.px = pitch_x;
+            c.py = pitch_y;
+            c.nthreads = nthreads;
             (f64 ? conv_double : conv_float)[d->tcode](raw, buf, &c);
         }
         st = pv_status_agree(ctx, st);
