@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fill_array.h"
+#include "h5src.h"
 #include "pvox/h5.h"
 
 typedef struct h5src {
@@ -23,6 +24,14 @@ typedef struct h5src {
     pv_h5_dataset *d;
     char *name;             /* "f.h5:/ez", for messages */
 } h5src;
+
+pv_h5_opts pv_h5src_opts(void)
+{
+    pv_h5_opts opt = {0};
+    const char *max_io = getenv("PVOX_H5_MAX_IO");
+    opt.max_io_bytes = max_io ? (size_t)strtoull(max_io, NULL, 10) : 0;
+    return opt;
+}
 
 bool pv_h5_array_applies(const pv_data_spec *ds)
 {
@@ -53,10 +62,7 @@ pv_status pv_h5_array_open(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
 {
     pv_ctx *ctx = I->ctx;
     memset(out, 0, sizeof *out);
-    /* testing hook (tests/io/ext_h5.py): small transfer calls, to exercise the split */
-    pv_h5_opts opt = {0};
-    const char *max_io = getenv("PVOX_H5_MAX_IO");
-    opt.max_io_bytes = max_io ? (size_t)strtoull(max_io, NULL, 10) : 0;
+    pv_h5_opts opt = pv_h5src_opts();
     pv_h5_dataset *d = pv_h5_dataset_open(ctx, ds->name, ds->dataset, ds->order, &opt);
     if (!d)
         return pv_exec_locate(I, c, ds->name_off);

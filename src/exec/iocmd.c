@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "gridset.h"
+#include "h5src.h"
 #include "pvox/h5.h"
 
 typedef struct io_args {
@@ -400,10 +401,7 @@ static pv_status do_vload_dataset(pv_interp *I, pv_cursor *c, const io_args *a)
                                "order \"%s\" must name the dataset's dimensions slowest first: "
                                "a permutation of \"xyz\" (\"zyx\": x fastest, the default)",
                                a->order);
-    /* testing hook (tests/io/ext_h5.py): small transfer calls, to exercise the split */
-    pv_h5_opts opt = {0};
-    const char *max_io = getenv("PVOX_H5_MAX_IO");
-    opt.max_io_bytes = max_io ? (size_t)strtoull(max_io, NULL, 10) : 0;
+    pv_h5_opts opt = pv_h5src_opts();
     pv_h5_dataset *d = pv_h5_dataset_open(ctx, a->path, a->dataset, a->order, &opt);
     if (!d)
         return pv_exec_locate(I, c, a->file_off);

@@ -301,9 +301,12 @@ set vzrange [0:%d]
 set vgrid $a size 23
 vfill "%s" dataset "ez" order "xyz" using 1:2:3:(1.5):(abs($4))
 set vgrid $b size 23
+set vxrange [0:%d]
+set vyrange [0:%d]
+set vzrange [0:%d]
 vfill "ez.txt" using 1:2:3:(1.5):(abs($4))
 vsave $a $b "fill.h5"
-""" % (n[0] - 1, n[1] - 1, n[2] - 1, ez)
+""" % (n[0] - 1, n[1] - 1, n[2] - 1, ez, n[0] - 1, n[1] - 1, n[2] - 1)
     rc, out, err = run_pvox(args, work, script)
     if rc != 0:
         print("FAIL: pvox exit %d\n%s" % (rc, err))
@@ -318,6 +321,23 @@ vsave $a $b "fill.h5"
               % (int(np.sum(a != b)), float(np.max(np.abs(a - b)))))
         return 1
     print("ok   vfill from the dataset equals the text fill")
+    # the not-a-cube message's resampling route: each element onto the voxel at its
+    # index, the same grid as `size 12`
+    rc, out, err = run_pvox(args, work, """
+set vgrid $r size 12
+set vxrange [0:11]
+set vyrange [0:11]
+set vzrange [0:11]
+vfill "box.h5" dataset "ez" using 1:2:3:(0):4
+vload $s "box.h5" dataset "ez" size 12
+vsave $r $s "box_fill.h5"
+""")
+    r = grid(os.path.join(work, "box_fill.h5"), "$r")[0] if rc == 0 else None
+    s_ = grid(os.path.join(work, "box_fill.h5"), "$s")[0] if rc == 0 else None
+    if rc != 0 or not np.any(r) or not same(r, s_):
+        print("FAIL: resampling box.h5 with vfill: exit %d\n%s" % (rc, err))
+        return 1
+    print("ok   box.h5 resampled with vfill equals vload ... size 12")
     # a bad source: located at the file name, exit 3, nothing filled
     rc, out, err = run_pvox(args, work, 'set vgrid $a size 5\nset vxrange [0:1]\n'
                             'set vyrange [0:1]\nset vzrange [0:1]\n'
