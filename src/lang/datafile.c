@@ -443,6 +443,9 @@ pv_status pv_data_spec_parse(pv_cursor *c, pv_env *env, bool exec, pv_data_spec 
             ds->skip = exec ? v : 0;
         }
     }
+    if (st == PV_OK && ds->has_dataset && (ds->binary || ds->matrix_explicit))
+        st = pv_source_error(c->ctx, PV_ESYNTAX, c->tl->src, ds->dataset_off,
+                             "a dataset is read as HDF5 says: binary and matrix do not apply");
     if (st == PV_OK && ds->order_off && !ds->has_dataset)
         st = pv_source_error(c->ctx, PV_ESYNTAX, c->tl->src, ds->order_off,
                              "order goes with dataset: \"<file>\" dataset \"<name>\" order \"xyz\"");
