@@ -702,30 +702,34 @@ typedef struct conv {
     int nthreads;
 } conv;
 
-/* Rows (z, y) are shared by the threads. With x not fastest in the file, groups of up
- * to 16 planes go together so the reads along the fastest dimension stay sequential. */
+/* With x fastest in the file, rows (z, y) are shared by the threads. Otherwise columns
+ * of 16 x for one y are: each goes through every z, reading 16 runs along the file's
+ * faster dimensions (streams the prefetcher follows) and writing a cache line of x per z
+ * (4-5x faster than 16 z at a time over every x, tests/io on 512^3 "xyz"). */
 #define DEF_CONV(NAME, ST, DT)                                                               \
     static void NAME(const void *rawv, void *outv, const conv *c)                           \
     {                                                                                        \
         const ST *raw = rawv;                                                                \
         DT *out = outv;                                                                      \
-        int64_t groups = (c->cz + 15) / 16, work = groups * c->cy;                           \
-        _Pragma("omp parallel for num_threads(c->nthreads) default(none) shared(raw, out, c, work)") \
+        int64_t xblocks = c->sx == 1 ? 1 : (c->cx + 15) / 16;                                \
+        int64_t work = c->sx == 1 ? c->cz * c->cy : xblocks * c->cy;                         \
+        _Pragma("omp parallel for num_threads(c->nthreads) default(none) shared(raw, out, c, work, xblocks)") \
         for (int64_t w = 0; w < work; w++) {                                                 \
-            int64_t y = w % c->cy, g0 = (w / c->cy) * 16;                                    \
-            int64_t g1 = g0 + 16 < c->cz ? g0 + 16 : c->cz;                                  \
             if (c->sx == 1) {                                                                \
-                for (int64_t z = g0; z < g1; z++) {                                          \
-                    const ST *s = raw + z * c->sz + y * c->sy;                               \
-                    DT *o = out + ((c->oz + z) * c->py + c->oy + y) * c->px + c->ox;          \
-                    for (int64_t x = 0; x < c->cx; x++)                                      \
-                        o[x] = (DT)s[x];                                                     \
-                }                                                                            \
-            } else {                                                                         \
+                int64_t y = w % c->cy, z = w / c->cy;                                        \
+                const ST *s = raw + z * c->sz + y * c->sy;                                   \
+                DT *o = out + ((c->oz + z) * c->py + c->oy + y) * c->px + c->ox;              \
                 for (int64_t x = 0; x < c->cx; x++)                                          \
-                    for (int64_t z = g0; z < g1; z++)                                        \
-                        out[((c->oz + z) * c->py + c->oy + y) * c->px + c->ox + x] =         \
-                            (DT)raw[x * c->sx + y * c->sy + z * c->sz];                      \
+                    o[x] = (DT)s[x];                                                         \
+            } else {                                                                         \
+                int64_t y = w / xblocks, x0 = (w % xblocks) * 16;                            \
+                int64_t x1 = x0 + 16 < c->cx ? x0 + 16 : c->cx;                              \
+                for (int64_t z = 0; z < c->cz; z++) {                                        \
+                    DT *o = out + ((c->oz + z) * c->py + c->oy + y) * c->px + c->ox;          \
+                    const ST *s = raw + z * c->sz + y * c->sy;                               \
+                    for (int64_t x = x0; x < x1; x++)                                        \
+                        o[x] = (DT)s[x * c->sx];                                             \
+                }                                                                            \
             }                                                                                \
         }                                                                                    \
     }
@@ -774,7 +778,7 @@ static void set_all(void *buf, bool f64, size_t count, double v, int nthreads)
     }
 }
 
-/* A large output buffer that nothing has touched yet (a new grid's slab): ask Linux for
+/* A large buffer that nothing has touched yet (a new grid's slab, the call buffer): ask Linux for
  * transparent huge pages where it leaves that to the program ("madvise" mode), so a
  * 4 GiB slab faults in 2 MiB pages, not a million 4 KiB ones, which took most of a read
  * from the page cache. Only a hint: no effect elsewhere. */
@@ -784,7 +788,7 @@ static void want_huge_pages(void *buf, size_t bytes)
     const uintptr_t huge = (uintptr_t)2 << 20;
     uintptr_t lo = ((uintptr_t)buf + huge - 1) & ~(huge - 1);
     uintptr_t hi = ((uintptr_t)buf + bytes) & ~(huge - 1);
-    if (bytes >= ((size_t)64 << 20) && hi > lo)
+    if (bytes >= ((size_t)16 << 20) && hi > lo)
         (void)madvise((void *)lo, (size_t)(hi - lo), MADV_HUGEPAGE);
 #else
     (void)buf;
@@ -884,6 +888,8 @@ pv_status pv_h5_dataset_read(pv_ctx *ctx, pv_h5_dataset *d, int64_t z0, int64_t 
     void *raw = raw_bytes ? pv_alloc(ctx, raw_bytes) : NULL;
     if (st == PV_OK && raw_bytes && !raw)
         st = ctx->err_code;
+    if (raw) /* reordering reads it across pages: fewer TLB misses */
+        want_huge_pages(raw, raw_bytes);
     if ((st = pv_status_agree(ctx, st)) != PV_OK) {
         pv_free(ctx, raw, raw_bytes);
         pv_h5_stats_end(ctx, stats, t0);
