@@ -422,13 +422,14 @@ static pv_status do_vload_dataset(pv_interp *I, pv_cursor *c, const io_args *a)
     }
     dataset_ranges(I, g, in);
     g->version++;
+    double secs = MPI_Wtime() - t0;
     pv_log(ctx, PV_LOG_INFO, "h5",
            "vload %s dataset %s (%s, %s, %lldx%lldx%lld dims, order %s%s%s): %s %lld^3, "
            "%llu bytes in %.3f s (%.1f MB/s; reads %.3f s, %lld calls/rank, %s)", a->path,
            in->path, in->type, in->layout, (long long)in->dims[0], (long long)in->dims[1],
            (long long)in->dims[2], a->order ? a->order : "zyx", in->geometry[0] ? ", ranges from " : "",
-           in->geometry, g->name, (long long)n, (unsigned long long)s.bytes, MPI_Wtime() - t0,
-           mb_per_s(s.bytes, MPI_Wtime() - t0), s.io_seconds, (long long)s.ncalls,
+           in->geometry, g->name, (long long)n, (unsigned long long)s.bytes, secs,
+           mb_per_s(s.bytes, secs), s.io_seconds, (long long)s.ncalls,
            s.all_collective ? "collective" : "NOT collective");
     pv_h5_dataset_close(ctx, d);
     pv_env_remove_datablock(I->env, g->name); /* a grid replaces a datablock */
