@@ -9,7 +9,7 @@
 #   PVOX   the pvox binary
 #   DIR    where the file goes (default: the current directory); needs N^3*4 bytes + 1 GiB
 # Environment: N (default 1024), NPS (rank counts, default "1 2"), REPEAT (runs, best
-# reported; default 3), MPIEXEC (default mpiexec), PVBATCH (default pvbatch; "" skips it).
+# reported; default 5), MPIEXEC (default mpiexec), PVBATCH (default pvbatch; "" skips it).
 #
 # The file: an N^3 float32 dataset, contiguous, written by h5py in VTK's HDF ImageData
 # layout (/VTKHDF/PointData/rho, [z][y][x], WholeExtent/Origin/Spacing), so pvox and
@@ -28,7 +28,7 @@ bench_ingest_h5() {
     local PVOX DIR work
     PVOX=$(realpath "${1:?usage: bench_ingest_h5 PVOX [DIR]}")
     DIR=$(realpath "${2:-.}")
-    local N=${N:-1024} NPS=${NPS:-1 2} REPEAT=${REPEAT:-3} MPIEXEC=${MPIEXEC:-mpiexec}
+    local N=${N:-1024} NPS=${NPS:-1 2} REPEAT=${REPEAT:-5} MPIEXEC=${MPIEXEC:-mpiexec}
     local PVBATCH=${PVBATCH-pvbatch}
     export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1}
     export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
