@@ -144,6 +144,17 @@ bool pv_h5_order_parse(const char *order, int axis[3])
 
 #define FAIL(p, code, ...) (snprintf((p)->msg, DTEXT, __VA_ARGS__), (p)->rc = (code))
 
+/* Object info and the object walk changed their signatures in HDF5 1.12. */
+#if H5_VERSION_GE(1, 12, 0)
+typedef H5O_info2_t obj_info;
+#define OBJ_INFO_BY_NAME(f, p, oi) H5Oget_info_by_name3(f, p, oi, H5O_INFO_BASIC, H5P_DEFAULT)
+#define OBJ_VISIT(f, cb, ud) H5Ovisit3(f, H5_INDEX_NAME, H5_ITER_NATIVE, cb, ud, H5O_INFO_BASIC)
+#else
+typedef H5O_info_t obj_info;
+#define OBJ_INFO_BY_NAME(f, p, oi) H5Oget_info_by_name(f, p, oi, H5P_DEFAULT)
+#define OBJ_VISIT(f, cb, ud) H5Ovisit(f, H5_INDEX_NAME, H5_ITER_NATIVE, cb, ud)
+#endif
+
 /* Does `path` name an object of the file? Each link on the way is checked first (H5Lexists
  * of "a/b" fails when "a" is missing). */
 static bool path_exists(hid_t file, const char *path)
@@ -166,9 +177,9 @@ static bool path_exists(hid_t file, const char *path)
 
 static bool is_dataset(hid_t file, const char *path)
 {
-    H5O_info_t oi;
-    return path_exists(file, path) &&
-           H5Oget_info_by_name(file, path, &oi, H5P_DEFAULT) >= 0 && oi.type == H5O_TYPE_DATASET;
+    obj_info oi;
+    return path_exists(file, path) && OBJ_INFO_BY_NAME(file, path, &oi) >= 0 &&
+           oi.type == H5O_TYPE_DATASET;
 }
 
 /* Up to a few dataset names of the file, for the message of a missing one. */
@@ -177,7 +188,7 @@ typedef struct names {
     int count;
 } names;
 
-static herr_t list_one(hid_t o, const char *name, const H5O_info_t *info, void *ud)
+static herr_t list_one(hid_t o, const char *name, const obj_info *info, void *ud)
 {
     (void)o;
     names *nl = ud;
@@ -211,7 +222,7 @@ static void resolve(hid_t file, const char *name, probe *p)
         }
     }
     names nl = {{0}, 0};
-    H5Ovisit(file, H5_INDEX_NAME, H5_ITER_NATIVE, list_one, &nl);
+    OBJ_VISIT(file, list_one, &nl);
     if (path_exists(file, name))
         FAIL(p, 1, "dataset \"%s\" is a group, not a dataset%s%s%s", name,
              nl.count ? " (datasets in the file: " : "", nl.buf, nl.count ? ")" : "");
