@@ -242,6 +242,19 @@ vload $boxt "box.h5" dataset "ez" order "xzy" size 12
                 print("FAIL: %s read in small calls differs" % name)
                 fails += 1
     print("ok   the same grids read in calls of 1000 bytes")
+    # pvox's own grid as another program's dataset: its vxrange... attributes place it
+    rc, out, err = run_pvox(args, work, 'vload $again "out.h5" dataset "/grids/$rho"\n'
+                            'vsave $again "again.h5"\n')
+    if rc != 0:
+        print("FAIL: vload of a pvox grid as a dataset: exit %d\n%s" % (rc, err))
+        return 1
+    a, ra = grid(os.path.join(work, "again.h5"), "$again")
+    b, rb = grid(out5, "$rho")
+    if not same(a, b) or ra != rb:
+        print("FAIL: /grids/$rho as a dataset: ranges %s, expected %s" % (ra, rb))
+        fails += 1
+    else:
+        print("ok   /grids/$rho as a dataset, ranges %s" % (ra,))
     return 1 if fails else 0
 
 
