@@ -171,6 +171,14 @@ typedef struct pv_data_spec {
     bool matrix_rowheaders;        /* `matrix rowheaders`: the first column is labels */
     bool binary;                   /* `binary`: the file's bytes are binary data */
     pv_data_binary bin;            /* `binary` options */
+    bool has_dataset;              /* `dataset "<name>"` given: the file is HDF5 and the
+                                      source is that 3D dataset (vfill; README "Bringing
+                                      your data") */
+    char *dataset;                 /* its name or path ("ez", "/fields/ez"); exec only */
+    size_t dataset_off;            /* source offset of the name expression */
+    char *order;                   /* `order "xyz"`: the dataset's dimensions slowest
+                                      first, a permutation of "xyz" (NULL: "zyx"); exec */
+    size_t order_off;              /* source offset of the order expression (0: none) */
 } pv_data_spec;
 
 void pv_data_spec_init(pv_data_spec *ds);
