@@ -655,20 +655,6 @@ pv_status pv_fill_array_source(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_s
     return st;
 }
 
-/* Until h5src.c (the HDF5 dataset reader) is linked in: no dataset sources. */
-__attribute__((weak)) bool pv_h5_array_applies(const pv_data_spec *ds)
-{
-    (void)ds;
-    return false;
-}
-
-__attribute__((weak)) pv_status pv_h5_array_open(pv_interp *I, pv_cursor *c,
-                                                 const pv_data_spec *ds, pv_array_src *out)
-{
-    (void)c, (void)ds, (void)out;
-    return pv_err(I->ctx, PV_EINTERNAL, "no HDF5 dataset reader");
-}
-
 static bool is_brick(const pv_data_spec *ds)
 {
     return ds->kind == PV_DS_FILE && ds->binary && ds->bin.ndims == 3;
