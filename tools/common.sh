@@ -10,7 +10,8 @@ PV_BUILD_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin
 PV_TEST_PACKAGES=(gnuplot-nox gnuplot-doc python3 python3-numpy python3-h5py python3-pil
     paraview python3-paraview xvfb xauth
     slurmctld slurmd slurm-client munge libpmix-dev
-    clang libclang-rt-14-dev libomp-dev)
+    clang libclang-rt-14-dev libomp-dev
+    python3-meep netcdf-bin)
 
 pv_say() { printf '==> %s\n' "$*" >&2; }
 pv_die() { printf 'error: %s\n' "$*" >&2; exit 1; }

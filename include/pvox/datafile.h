@@ -125,11 +125,16 @@ typedef struct pv_data_binary {
     unsigned char type[PV_BIN_FIELDS_MAX];          /* pv_bin_type of each field */
     int64_t skip_before[PV_BIN_FIELDS_MAX + 1];     /* bytes skipped before field k (and
                                                        after the last, at nfields) */
-    int64_t dim[2];          /* array/record sizes: points per line, lines; 0 none, -1 Inf */
-    double delta[2];         /* dx, dy (0: 1) */
-    bool has_delta[2];
-    bool flip[2];            /* flipx / flipy / flip=x|y */
+    int64_t dim[3];          /* array/record sizes: points per line, lines, planes (a 3D
+                                array: elements along x, y, z whatever `scan` says);
+                                0 none, -1 Inf */
+    int ndims;               /* sizes given in array=/record= (3: a 3D array, DIFF-25) */
+    double delta[3];         /* dx, dy, dz (0: 1) */
+    bool has_delta[3];
+    bool flip[3];            /* flipx / flipy / flipz / flip=x|y|z */
     bool transpose;          /* transpose / scan=yx */
+    char scan[4];            /* scan= as written (lower case), "" none; a 3D array takes a
+                                permutation of xyz, its first letter the fastest axis */
     int trans;               /* 0 default, 1 origin=, 2 center= */
     double trans_pt[3];      /* the origin or centre */
     double rotation;         /* radians */
@@ -166,6 +171,14 @@ typedef struct pv_data_spec {
     bool matrix_rowheaders;        /* `matrix rowheaders`: the first column is labels */
     bool binary;                   /* `binary`: the file's bytes are binary data */
     pv_data_binary bin;            /* `binary` options */
+    bool has_dataset;              /* `dataset "<name>"` given: the file is HDF5 and the
+                                      source is that 3D dataset (vfill; README "Bringing
+                                      your data") */
+    char *dataset;                 /* its name or path ("ez", "/fields/ez"); exec only */
+    size_t dataset_off;            /* source offset of the name expression */
+    char *order;                   /* `order "xyz"`: the dataset's dimensions slowest
+                                      first, a permutation of "xyz" (NULL: "zyx"); exec */
+    size_t order_off;              /* source offset of the order expression (0: none) */
 } pv_data_spec;
 
 void pv_data_spec_init(pv_data_spec *ds);

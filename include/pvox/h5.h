@@ -1,5 +1,7 @@
 /*
- * pvox io/h5: HDF5 checkpoints of distributed voxel grids, and their XDMF sidecar.
+ * pvox io/h5: HDF5 checkpoints of distributed voxel grids, their XDMF sidecar, and any
+ * other program's 3D numeric dataset read into a grid (pv_h5_dataset_*, io/h5_dataset.c:
+ * `vload $g "f.h5" dataset "ez"`, vfill's `dataset` sources).
  *
  * File layout (format version 1, ARCH-10):
  *   /                       attributes pvox_format (int32, = PV_H5_FORMAT_VERSION),
@@ -158,6 +160,66 @@ pv_status pv_h5_read(pv_ctx *ctx, pv_h5_file *f, const char *name, int64_t z0, i
                      float *buf, pv_h5_stats *stats);
 /* Close the file and free everything. Collective. NULL is allowed. */
 void pv_h5_close(pv_ctx *ctx, pv_h5_file *f);
+
+/* ---- datasets of other programs (io/h5_dataset.c) ------------------------------------ */
+
+/* Any 3D numeric dataset of any HDF5 file (Meep's fields, a netCDF-4 variable, a VTKHDF
+ * ImageData array, a pvox grid), read as a box of nx·ny·nz elements, README "Bringing your
+ * data": float32/64 and signed or unsigned integers of 8 to 64 bits, contiguous or
+ * chunked, with any filter the HDF5 library has (deflate, shuffle, fletcher32, szip...).
+ * The dataset's dimensions are named slowest first by an order, a permutation of "xyz":
+ * "zyx" (the default) is C order with x fastest, as pvox and VTK store grids; Meep
+ * writes "xyz". The metadata is read first on rank 0 in a child process (a damaged file
+ * cannot crash the run, io/h5_meta.c), then every rank opens the file with MPI-IO and
+ * reads its own planes collectively. */
+
+/* What pv_h5_dataset_open found (the same on every rank). */
+typedef struct pv_h5_dset_info {
+    char *path;           /* the dataset read ("/VTKHDF/PointData/rho" for "rho") */
+    int64_t dims[3];      /* its dimensions, slowest first */
+    int64_t n[3];         /* elements along x, y, z (dims through the order) */
+    char type[16];        /* "float64", "int16", "uint8", ... */
+    char layout[96];      /* "contiguous", "chunked (deflate, shuffle)", ... */
+    bool has_range[3];    /* the file places axis a: node 0 at min[a], node n[a]-1 at max[a] */
+    double min[3], max[3];
+    double step[3];       /* the distance between nodes along a placed axis (when n[a] is
+                             1, from VTKHDF's Spacing, else (max-min)/(n-1)) */
+    char geometry[32];    /* where the placement came from: "VTKHDF", "netCDF coordinates",
+                             "vxrange attributes", "" none */
+} pv_h5_dset_info;
+
+typedef struct pv_h5_dataset pv_h5_dataset;
+
+/* Parse an order string: a permutation of "xyz" naming the dimensions slowest first.
+ * axis[k] receives the axis (0 x, 1 y, 2 z) of dimension k. False if it is not one. No
+ * MPI. */
+bool pv_h5_order_parse(const char *order, int axis[3]);
+
+/* Open dataset `dataset` of the HDF5 file `file` (a path, groups allowed: "/fields/ez";
+ * in a VTKHDF ImageData file a bare name is looked up in /VTKHDF/PointData, then
+ * CellData), its dimensions named by `order` (NULL: "zyx"; must pass pv_h5_order_parse).
+ * Collective. NULL on failure with the agreed error on every rank, PV_EIO for the file
+ * ("f.h5: no such file", "f.h5: not an HDF5 file", "f.h5: no dataset \"ez\"",
+ * "f.h5: dataset \"s\" is a string, not numeric", "... is 2D [96][80], not 3D",
+ * "... uses filter 32001 (blosc), which this HDF5 library lacks"). opt may be NULL (its
+ * max_io_bytes is used). */
+pv_h5_dataset *pv_h5_dataset_open(pv_ctx *ctx, const char *file, const char *dataset,
+                                  const char *order, const pv_h5_opts *opt);
+/* Its metadata (same on every rank). Borrowed: valid until pv_h5_dataset_close. */
+const pv_h5_dset_info *pv_h5_dataset_info(const pv_h5_dataset *d);
+/* Read the elements with z index in [z0, z1) into buf, as float (f64 false) or double,
+ * laid out [z - z0][y][x] with x fastest in rows of pitch_x elements and pitch_y rows per
+ * plane (pitch_x >= n[0], pitch_y >= n[1]): the element (x, y, z) of the box at
+ * buf[((z - z0)·pitch_y + y)·pitch_x + x], everything outside the box (x >= n[0],
+ * y >= n[1], z >= n[2]) zero. z0 == z1 is allowed (the rank takes part and reads nothing).
+ * Each rank reads its planes' hyperslab collectively in calls of at most 64 MiB (and
+ * max_io bytes) per rank, converting and reordering the elements of one call with the
+ * rank's threads; memory beyond buf: one call's elements. Collective (every rank, each
+ * with its own range). Errors agreed: read failures (PV_EHDF5), PV_ENOMEM. */
+pv_status pv_h5_dataset_read(pv_ctx *ctx, pv_h5_dataset *d, int64_t z0, int64_t z1, void *buf,
+                             bool f64, int64_t pitch_x, int64_t pitch_y, pv_h5_stats *stats);
+/* Close and free. Collective. NULL is allowed. */
+void pv_h5_dataset_close(pv_ctx *ctx, pv_h5_dataset *d);
 
 /* ---- XDMF sidecar ----------------------------------------------------------------- */
 

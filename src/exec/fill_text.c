@@ -21,8 +21,7 @@
  * rank holds its slab plus one round's buffers whatever the file's size.
  *
  * "number of points input" counts each source once: the rank owning its centre plane
- * counts it, in a second piece of the same sources with a negative radius (an empty brick,
- * GP-5.2: counted, nothing modified). gnuplot's brick lines are printed by rank 0 from the
+ * counts it (pv_fill_run_account; every piece is filled with PV_FILL_NO_COUNT). gnuplot's brick lines are printed by rank 0 from the
  * first in-grid sources, gathered until one has a non-empty brick. Every failure (open,
  * read, a using expression, memory) is agreed within the round it happens in, so no rank
  * waits in a collective the others left; the lowest failing rank's message is the first
@@ -225,9 +224,8 @@ typedef struct round_io {
     pv_fill_source *src;        /* received sources, their columns and file-order numbers */
     double *cols;
     int64_t *order;
-    unsigned char *counted;     /* the source is counted here */
     int64_t *line;              /* their $0 when the value reads it */
-    size_t capsrc, capcols, caporder, capcounted, capline;
+    size_t capsrc, capcols, caporder, capline;
 } round_io;
 
 static pv_status read_chunk(text_fill *T, round_io *R, int64_t off)
@@ -363,7 +361,6 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
         (!PV_GROW(ctx, R->recv, R->caprecv, rtotal ? rtotal : 1) ||
          !PV_GROW(ctx, R->src, R->capsrc, n ? n : 1) ||
          !PV_GROW(ctx, R->order, R->caporder, n ? n : 1) ||
-         !PV_GROW(ctx, R->counted, R->capcounted, n ? n : 1) ||
          (T->need_line && !PV_GROW(ctx, R->line, R->capline, n ? n : 1)) ||
          !PV_GROW(ctx, R->cols, R->capcols, (n ? n : 1) * (size_t)(T->ncols ? T->ncols : 1))))
         T->st = PV_ENOMEM;
@@ -385,8 +382,7 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
             for (int c = 0; c < T->ncols; c++) cl[c] = (double)NAN;
             for (int c = 0; c < T->nkeep; c++) cl[T->keep[c] - 1] = q[T->kat + c];
             if (T->need_line) R->line[i] = (int64_t)q[REC_HEAD];
-            R->counted[i] = (int)q[5] == ctx->rank;
-            counted += R->counted[i];
+            counted += (int)q[5] == ctx->rank;
             i++;
         }
     }
@@ -396,16 +392,12 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
     T->secs[3] += MPI_Wtime() - t0;
     T->secs[2] -= MPI_Wtime() - t0;
     if (st != PV_OK || counted == 0) return st;
-    /* "number of points input": the sources this rank counts, again with an empty brick
-     * (a NaN radius: no node passes, whatever the sign of delta) */
-    size_t j = 0;
-    for (size_t k = 0; k < n; k++)
-        if (R->counted[k]) {
-            R->src[j] = R->src[k];
-            R->src[j].radius = (double)NAN;
-            R->order[j++] = R->order[k];
-        }
-    return pv_fill_run_piece(run, R->src, R->cols, j, R->order, 0, 0);
+    /* "number of points input": the sources this rank counts (no voxel, no last update) */
+    pv_fill_local acc;
+    pv_fill_local_init(&acc);
+    acc.points_used = (int64_t)counted;
+    pv_fill_run_account(run, &acc);
+    return PV_OK;
 }
 
 /* Rank 0 prints gnuplot's brick lines from the sources gathered in file order, until one
@@ -482,7 +474,6 @@ static void round_fini(pv_ctx *ctx, round_io *R)
     pv_free(ctx, R->src, R->capsrc * sizeof *R->src);
     pv_free(ctx, R->cols, R->capcols * sizeof *R->cols);
     pv_free(ctx, R->order, R->caporder * sizeof *R->order);
-    pv_free(ctx, R->counted, R->capcounted);
     pv_free(ctx, R->line, R->capline * sizeof *R->line);
     free(R->scount);
     free(R->tab);

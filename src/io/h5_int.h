@@ -142,6 +142,22 @@ void pv_h5_meta_grid(uint64_t *h, const char *name, int64_t n, const double min[
                      const double max[3], bool has_checksum, uint64_t checksum,
                      uint64_t offset, int kind);
 
+/* A job run in a child process where a damaged file cannot crash the run (fork; the
+ * child makes no MPI call, its stdout and stderr go to /dev/null, it is stopped after
+ * SCAN_SECONDS, it leaves with _exit). fn reads the file at `path` and returns its
+ * result as bytes (*out malloc'd): false for out of memory. pv_h5_child_run returns 0
+ * with the bytes in *blob, *len (malloc'd), -1 with *why (malloc'd) when the child died
+ * or failed (the file is damaged), -2 out of memory. PVOX_H5_SCAN=inline runs fn in the
+ * process itself. Rank 0 alone, no MPI. */
+typedef bool (*pv_h5_child_fn)(const char *path, void *ud, char **out, size_t *len);
+int pv_h5_child_run(const char *path, pv_h5_child_fn fn, void *ud, char **blob, size_t *len,
+                    char **why);
+
+/* Rank 0's look at a file before HDF5 opens it (exists, readable, not a directory, has
+ * HDF5's signature): the agreed wording ("<path>: no such file", "<path>: not an HDF5
+ * file"). h5_read.c. No MPI. */
+pv_status pv_h5_precheck(pv_ctx *ctx, const char *path);
+
 /* Rank 0 alone, no MPI: read and check the metadata of the file at `path` in a child
  * process (a damaged file may crash libhdf5), into an encoded blob (*blob, *len,
  * malloc'd) for pv_h5_scan_decode. 0 on success (the blob may still hold the file's

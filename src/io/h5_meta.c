@@ -747,7 +747,28 @@ static void contain_sanitizer_reports(void)
 #endif
 }
 
-static void child_main(const char *path, int fd)
+/* The scan as a child job: its encoded result into *out. */
+static bool scan_job(const char *path, void *ud, char **out, size_t *len)
+{
+    (void)ud;
+    scan_out o;
+    memset(&o, 0, sizeof o);
+    scan_file(path, &o);
+    wbuf b = {0};
+    encode(&o, &b);
+    pv_h5_info_free(&o.info);
+    free(o.sg);
+    free(o.err);
+    if (b.oom) {
+        free(b.p);
+        return false;
+    }
+    *out = b.p;
+    *len = b.len;
+    return true;
+}
+
+static void child_main(const char *path, pv_h5_child_fn fn, void *ud, int fd)
 {
     contain_sanitizer_reports();
     /* a loop in damaged metadata ends here; libc's own complaints (a corrupted heap)
@@ -760,47 +781,35 @@ static void child_main(const char *path, int fd)
         dup2(null, STDOUT_FILENO);
         close(null);
     }
-    scan_out o;
-    memset(&o, 0, sizeof o);
-    scan_file(path, &o);
-    wbuf b = {0};
-    encode(&o, &b);
-    bool ok = !b.oom && write_all(fd, b.p, b.len);
+    char *out = NULL;
+    size_t len = 0;
+    bool ok = fn(path, ud, &out, &len) && write_all(fd, out, len);
     close(fd);
     _exit(ok ? 0 : 1); /* no atexit handlers: HDF5's and MPI's belong to the parent */
 }
 
-/* PVOX_H5_SCAN=inline: the scan in the process itself, for sites where a process that
+/* PVOX_H5_SCAN=inline: the job in the process itself, for sites where a process that
  * uses an RDMA network must not fork (old kernels and verbs stacks); a damaged file may
  * then crash the run. */
-static int scan_inline(const char *path, char **blob, size_t *len, char **why)
+static int run_inline(const char *path, pv_h5_child_fn fn, void *ud, char **blob, size_t *len,
+                      char **why)
 {
-    scan_out o;
-    memset(&o, 0, sizeof o);
-    scan_file(path, &o);
-    wbuf b = {0};
-    encode(&o, &b);
-    pv_h5_info_free(&o.info);
-    free(o.sg);
-    free(o.err);
-    if (b.oom) {
-        free(b.p);
+    if (!fn(path, ud, blob, len)) {
         *why = strdup("out of memory");
         return -2;
     }
-    *blob = b.p;
-    *len = b.len;
     return 0;
 }
 
-int pv_h5_scan(const char *path, char **blob, size_t *len, char **why)
+int pv_h5_child_run(const char *path, pv_h5_child_fn fn, void *ud, char **blob, size_t *len,
+                    char **why)
 {
     *blob = NULL;
     *len = 0;
     *why = NULL;
     const char *mode = getenv("PVOX_H5_SCAN");
     if (mode && strcmp(mode, "inline") == 0)
-        return scan_inline(path, blob, len, why);
+        return run_inline(path, fn, ud, blob, len, why);
     int pfd[2];
     if (pipe(pfd) != 0) {
         *why = pv_asprintf("%s: cannot read the metadata: pipe: %s", path, strerror(errno));
@@ -816,7 +825,7 @@ int pv_h5_scan(const char *path, char **blob, size_t *len, char **why)
     }
     if (pid == 0) {
         close(pfd[0]);
-        child_main(path, pfd[1]);
+        child_main(path, fn, ud, pfd[1]);
     }
     close(pfd[1]);
     wbuf b = {0};
@@ -854,4 +863,9 @@ int pv_h5_scan(const char *path, char **blob, size_t *len, char **why)
     *blob = b.p;
     *len = b.len;
     return 0;
+}
+
+int pv_h5_scan(const char *path, char **blob, size_t *len, char **why)
+{
+    return pv_h5_child_run(path, scan_job, NULL, blob, len, why);
 }

@@ -51,7 +51,7 @@ static bool has_signature(const char *path)
     return found;
 }
 
-static pv_status precheck(pv_ctx *ctx, const char *path)
+pv_status pv_h5_precheck(pv_ctx *ctx, const char *path)
 {
     struct stat sb;
     if (stat(path, &sb) != 0)
@@ -124,7 +124,7 @@ static pv_status read_info(pv_ctx *ctx, pv_h5_file *f)
 pv_h5_file *pv_h5_open(pv_ctx *ctx, const char *path, const pv_h5_opts *opt)
 {
     pv_h5_quiet();
-    pv_status st = pv_status_agree(ctx, ctx->rank == 0 ? precheck(ctx, path) : PV_OK);
+    pv_status st = pv_status_agree(ctx, ctx->rank == 0 ? pv_h5_precheck(ctx, path) : PV_OK);
     if (st != PV_OK)
         return NULL;
     pv_h5_file *f = calloc(1, sizeof *f);

@@ -6,6 +6,7 @@
  *                                         {index n{:m{:s}}} {skip N}
  *                                         {{nonuniform} matrix {columnheaders} {rowheaders}}
  *                                         {binary {binary options}}
+ *                                         {dataset "<name>" {order "xyz"}}  (pvox: HDF5)
  *
  * SOURCE is a quoted file name or a string expression (`"data".i.".txt"`), a $datablock,
  * '+', '++' or '-' (inline data: the lexer keeps its block, the caller reads it). The
@@ -44,6 +45,8 @@ void pv_data_spec_fini(pv_data_spec *ds)
         free(ds->sample_var[k]);
     }
     pv_code_destroy(ds->name_expr);
+    free(ds->dataset);
+    free(ds->order);
     pv_data_spec_init(ds);
 }
 
@@ -346,6 +349,49 @@ static int parse_matrix_word(pv_cursor *c, pv_data_spec *ds, pv_status *st)
     return 1;
 }
 
+/* ---- dataset "<name>" / order "xyz": an HDF5 dataset as the source ------------------- */
+
+/* A string expression after the word: evaluated in exec mode into *out. */
+static pv_status string_clause(pv_cursor *c, pv_env *env, bool exec, char **out, size_t *off)
+{
+    pv_cur_next(c);
+    *off = pv_cur_offset(c);
+    pv_code *code = NULL;
+    pv_status st = pv_parse_expr(c, &code);
+    if (st == PV_OK && exec) st = pv_eval_string(env, code, out);
+    pv_code_destroy(code);
+    return st;
+}
+
+static pv_status parse_dataset(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *ds)
+{
+    if (ds->kind != PV_DS_FILE || ds->inline_data)
+        return pv_cur_error(c, PV_ESYNTAX, "dataset reads an HDF5 file, not %s",
+                            ds->kind == PV_DS_DATABLOCK ? "a datablock" : "this source");
+    if (ds->has_dataset) return dup_error(c);
+    ds->has_dataset = true;
+    return string_clause(c, env, exec, &ds->dataset, &ds->dataset_off);
+}
+
+static pv_status parse_order(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *ds)
+{
+    if (ds->order_off) return dup_error(c);
+    pv_status st = string_clause(c, env, exec, &ds->order, &ds->order_off);
+    if (st != PV_OK || !exec) return st;
+    bool seen[3] = {false, false, false}, ok = strlen(ds->order) == 3;
+    for (int k = 0; k < 3 && ok; k++) {
+        int a = ds->order[k] - 'x';
+        ok = a >= 0 && a <= 2 && !seen[a];
+        if (ok) seen[a] = true;
+    }
+    if (!ok)
+        return pv_source_error(c->ctx, PV_ESCRIPT, c->tl->src, ds->order_off,
+                               "order \"%s\" must name the dataset's dimensions slowest first: "
+                               "a permutation of \"xyz\" (\"zyx\": x fastest, the default)",
+                               ds->order);
+    return PV_OK;
+}
+
 pv_status pv_data_spec_parse(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *ds)
 {
     ds->src = c->tl->src;
@@ -364,6 +410,14 @@ pv_status pv_data_spec_parse(pv_cursor *c, pv_env *env, bool exec, pv_data_spec 
         if (m > 0) continue;
         if (pv_cur_is_word(c, "bin$ary")) {
             st = parse_binary(c, env, exec, ds);
+            continue;
+        }
+        if (pv_cur_is_word(c, "dataset")) {
+            st = parse_dataset(c, env, exec, ds);
+            continue;
+        }
+        if (pv_cur_is_word(c, "order")) {
+            st = parse_order(c, env, exec, ds);
             continue;
         }
         if (pv_cur_is_word(c, "u$sing")) which = 1;
@@ -389,5 +443,11 @@ pv_status pv_data_spec_parse(pv_cursor *c, pv_env *env, bool exec, pv_data_spec 
             ds->skip = exec ? v : 0;
         }
     }
+    if (st == PV_OK && ds->has_dataset && (ds->binary || ds->matrix_explicit))
+        st = pv_source_error(c->ctx, PV_ESYNTAX, c->tl->src, ds->dataset_off,
+                             "a dataset is read as HDF5 says: binary and matrix do not apply");
+    if (st == PV_OK && ds->order_off && !ds->has_dataset)
+        st = pv_source_error(c->ctx, PV_ESYNTAX, c->tl->src, ds->order_off,
+                             "order goes with dataset: \"<file>\" dataset \"<name>\" order \"xyz\"");
     return st;
 }

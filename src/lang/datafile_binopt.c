@@ -10,6 +10,11 @@
  *
  * Several records (`array=128:64`, `dx=1:2`) are parsed; pvox keeps the first. Parsing
  * stops at the first other word; `using`, `every`, ... are then parsed by datafile.c.
+ *
+ * pvox also reads 3D arrays (DIFF-25; gnuplot 5.4 stops at a third size): `array=NxMxK`,
+ * `array=(N,M,K)` or `record=NxMxK` (sizes along x, y, z), with `dz=`, `flipz`,
+ * `flip=z` and `scan=` a permutation of xyz. dz= and flipz are refused for other data,
+ * as gnuplot refuses them.
  */
 #include "datafile_int.h"
 
@@ -79,15 +84,31 @@ static pv_status int_expr(pv_cursor *c, pv_env *env, bool exec, int64_t *out)
     return st;
 }
 
-/* `=N`, `=NxM`, `=(N{,M})`, `=Inf`-like negatives, records separated by ':'. */
+/* The tail "xM" or "xMxK" of the old form 128x64(x32) (the lexer reads "x64x32" as a
+ * name): the sizes into d[1], d[2]; false if the name is not of that form. */
+static bool dims_tail(const char *s, int64_t d[3], int *nd)
+{
+    for (int k = 1; k < 3 && *s; k++) {
+        if (s[0] != 'x' || !isdigit((unsigned char)s[1])) return false;
+        char *end;
+        d[k] = strtoll(s + 1, &end, 10);
+        s = end;
+        *nd = k + 1;
+    }
+    return *s == '\0';
+}
+
+/* `=N`, `=NxM{xK}`, `=(N{,M{,K}})`, `=Inf`-like negatives, records separated by ':'. */
 static pv_status dims_arg(pv_cursor *c, pv_env *env, bool exec, pv_data_binary *b)
 {
     pv_status st = expect_eq(c);
     for (int rec = 0; st == PV_OK; rec++) {
-        int64_t d[2] = {0, 0};
+        int64_t d[3] = {0, 0, 0};
+        int nd = 1; /* sizes given */
         if (pv_cur_accept_op(c, "(")) {
             st = int_expr(c, env, exec, &d[0]);
-            if (st == PV_OK && pv_cur_accept_op(c, ",")) st = int_expr(c, env, exec, &d[1]);
+            for (int k = 1; k < 3 && st == PV_OK && pv_cur_accept_op(c, ","); k++, nd++)
+                st = int_expr(c, env, exec, &d[k]);
             if (st == PV_OK && !pv_cur_accept_op(c, ")"))
                 st = pv_cur_error(c, PV_ESYNTAX, "tuple syntax error");
         } else {
@@ -95,11 +116,15 @@ static pv_status dims_arg(pv_cursor *c, pv_env *env, bool exec, pv_data_binary *
             const pv_token *t = pv_cur_peek(c);
             if (st == PV_OK && t->kind == PV_TK_NAME && t->sval[0] == 'x' &&
                 isdigit((unsigned char)t->sval[1])) { /* the old form 128x64 */
-                d[1] = strtoll(t->sval + 1, NULL, 10);
+                if (!dims_tail(t->sval, d, &nd))
+                    return pv_cur_error(c, PV_ESYNTAX, "array sizes must be NxM or NxMxK");
                 pv_cur_next(c);
             }
         }
-        if (st == PV_OK && rec == 0) b->dim[0] = d[0], b->dim[1] = d[1];
+        if (st == PV_OK && nd == 3 && (d[0] <= 0 || d[1] <= 0 || d[2] <= 0) && exec)
+            return pv_cur_error(c, PV_ESCRIPT, "the sizes of a 3D array must be positive");
+        if (st == PV_OK && rec == 0)
+            b->dim[0] = d[0], b->dim[1] = d[1], b->dim[2] = d[2], b->ndims = nd;
         if (st != PV_OK || !pv_cur_accept_op(c, ":")) break;
     }
     return st;
@@ -219,6 +244,7 @@ static pv_status flip_list_arg(pv_cursor *c, pv_data_binary *b)
         if (rec == 0) {
             if (strpbrk(t->sval, "xX")) b->flip[0] = true;
             if (strpbrk(t->sval, "yY")) b->flip[1] = true;
+            if (strpbrk(t->sval, "zZ")) b->flip[2] = true;
         }
         pv_cur_next(c);
         if (!pv_cur_accept_op(c, ":")) break;
@@ -254,6 +280,7 @@ static pv_status delta_arg(pv_cursor *c, pv_env *env, bool exec, pv_data_binary 
                             "Sample period must be positive. Try `flip` for changing direction");
     b->delta[k] = v, b->has_delta[k] = true;
     if (both && !b->has_delta[1]) b->delta[1] = v, b->has_delta[1] = true; /* dx sets dy */
+    if (both && !b->has_delta[2]) b->delta[2] = v; /* ... and a 3D array's dz */
     return more_records_real(c, env);
 }
 
@@ -331,6 +358,7 @@ static pv_status scan_arg(pv_cursor *c, pv_data_binary *b)
         strlen(t->sval) < 2 || strlen(t->sval) > 3)
         return pv_cur_error(c, PV_ESYNTAX, "Improper scanning string. Try 2 character string for 2D data");
     b->transpose = t->sval[0] == 'y' || t->sval[0] == 't';
+    snprintf(b->scan, sizeof b->scan, "%s", t->sval);
     pv_cur_next(c);
     return PV_OK;
 }
@@ -367,16 +395,17 @@ static pv_status one_option(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *
         return dims_arg(c, env, exec, b);
     case 2: case 3: return delta_arg(c, env, exec, b, 0, true);
     case 4: case 5: return delta_arg(c, env, exec, b, 1, false);
-    case 6: case 9: return pv_cur_error(c, PV_ESYNTAX, "Currently not supporting three-dimensional sampling");
+    case 6: return delta_arg(c, env, exec, b, 2, false);
     case 7: return flip_axis_arg(c, env, exec, b, 0);
     case 8: return flip_axis_arg(c, env, exec, b, 1);
+    case 9: return flip_axis_arg(c, env, exec, b, 2);
     case 10: return flip_list_arg(c, b);
     case 11: { /* noflip=x: clear those flips */
         pv_data_binary t = *b;
-        t.flip[0] = t.flip[1] = false;
+        t.flip[0] = t.flip[1] = t.flip[2] = false;
         st = flip_list_arg(c, &t);
-        if (t.flip[0]) b->flip[0] = false;
-        if (t.flip[1]) b->flip[1] = false;
+        for (int k = 0; k < 3; k++)
+            if (t.flip[k]) b->flip[k] = false;
         return st;
     }
     case 12: return scan_arg(c, b);
@@ -401,12 +430,32 @@ static pv_status one_option(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *
     return PV_OK;
 }
 
+/* After the options: the third dimension's keywords need a 3D array (gnuplot 5.4 refuses
+ * dz= and flipz always; pvox takes them for 3D arrays), and a 3D array takes no 2D-only
+ * transform. */
+static pv_status check_3d(pv_cursor *c, const pv_data_binary *b)
+{
+    if (b->ndims != 3) {
+        if (b->has_delta[2] || b->flip[2])
+            return pv_cur_error(c, PV_ESYNTAX, "Currently not supporting three-dimensional sampling");
+        return PV_OK;
+    }
+    if (b->scan[0] && (strlen(b->scan) != 3 || !strchr(b->scan, 'x') || !strchr(b->scan, 'y') ||
+                       !strchr(b->scan, 'z')))
+        return pv_cur_error(c, PV_ESYNTAX, "scan= of a 3D array must be a permutation of xyz");
+    if (b->rotation != 0.0)
+        return pv_cur_error(c, PV_ESYNTAX, "rotation= is not supported for a 3D array");
+    if (b->transpose && !b->scan[0])
+        return pv_cur_error(c, PV_ESYNTAX, "transpose is not supported for a 3D array: use scan=");
+    return PV_OK;
+}
+
 pv_status pv_df_binary_opts_parse(pv_cursor *c, pv_env *env, bool exec, pv_data_spec *ds)
 {
     bool seen[sizeof keywords / sizeof keywords[0]] = {false};
     for (;;) {
         int kw = keyword_at(c);
-        if (kw < 0) return PV_OK;
+        if (kw < 0) return check_3d(c, &ds->bin);
         int key = kw == 3 ? 2 : kw == 5 ? 4 : kw == 17 ? 16 : kw; /* synonyms */
         if (seen[key])
             return pv_cur_error(c, PV_ESYNTAX, "Duplicated or contradicting arguments in datafile options");

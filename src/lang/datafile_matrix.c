@@ -347,6 +347,9 @@ pv_status pv_df_read_binary(pv_ctx *ctx, const pv_data_spec *ds, const char *byt
     const char *ft = ds->bin.filetype;
     if (ft[0] && strcmp(ft, "raw") && strcmp(ft, "bin") && strcmp(ft, "rgb") && strcmp(ft, "auto"))
         return pv_err(ctx, PV_ESCRIPT, "binary filetype=%s is not supported by pvox", ft);
+    if (ds->bin.ndims == 3) /* DIFF-25: exec/fill_array.c reads them, plane by plane */
+        return pv_err(ctx, PV_ESCRIPT, "a 3D binary array (array=NxMxK) can only be read by "
+                                       "vfill and vgfill");
     if (!ds->bin.general) return read_gpbin(ctx, ds, p, len, out);
     return read_general(ctx, ds, p, len, need, out);
 }

@@ -119,3 +119,17 @@ add_test(NAME io.h5_many_grids
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/run_h5_many.sh $<TARGET_FILE:pvox> ${MPIEXEC_EXECUTABLE})
 set_tests_properties(io.h5_many_grids PROPERTIES
   LABELS "io;mpi" PROCESSORS 2 TIMEOUT 600 ENVIRONMENT "${PV_MPI_ENV}")
+# Other programs' HDF5 datasets (README "Bringing your data", ext_h5.py): a real Meep run,
+# h5py (chunked/deflated/shuffled, every integer type, float32, big-endian, VTKHDF), a
+# netCDF-4 file from ncgen; io.ext_h5_load.np<N> loads them and compares every voxel with
+# h5py's values, io.ext_h5_errors.np<N> the bad inputs' located errors and exit codes,
+# io.ext_h5_vfill.np<N> a dataset as vfill's source against the same numbers as text.
+foreach(np 1 2 3)
+  foreach(part load errors vfill)
+    add_test(NAME io.ext_h5_${part}.np${np}
+      COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/ext_h5.py --pvox $<TARGET_FILE:pvox>
+              --mpiexec ${MPIEXEC_EXECUTABLE} --np ${np} --part ${part})
+    set_tests_properties(io.ext_h5_${part}.np${np} PROPERTIES
+      LABELS "io;mpi" PROCESSORS 2 SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT "${PV_MPI_ENV}")
+  endforeach()
+endforeach()
