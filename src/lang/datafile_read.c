@@ -1159,7 +1159,10 @@ static pv_status iterate(pv_env *env, const pv_data_spec *ds, const pv_data_opts
     if (!it) return st;
     if (!samp) samp = &nosamp;
     bool walked = ds->matrix != PV_MATRIX_NONE || ds->binary;
-    if (st == PV_OK && walked && ds->kind != PV_DS_FILE) {
+    if (st == PV_OK && ds->has_dataset) /* README "HDF5 datasets": exec/h5src.c reads them */
+        st = loc_err(it, PV_ESCRIPT, ds->dataset_off,
+                     "an HDF5 dataset can only be read by vfill, vgfill and vload");
+    else if (st == PV_OK && walked && ds->kind != PV_DS_FILE) {
         st = walk_records(it, text, len, ndefault);
     } else if (st == PV_OK) {
         switch (ds->kind) {

@@ -279,6 +279,10 @@ ERRORS = [
      'dataset "ez" using 1:2:3:(0):4'),
     ('vload $g $h "box.h5" dataset "ez"', 1, "a dataset loads into one grid"),
     ('vload $g "box.h5" order "xyz"', 1, "order and size go with dataset"),
+    ('splot "chunked.h5" dataset "/fields/ez" using 1:2:3', 1,
+     "an HDF5 dataset can only be read by vfill, vgfill and vload"),
+    ('stats "chunked.h5" dataset "/fields/ez" using 1 nooutput', 1,
+     "an HDF5 dataset can only be read by vfill, vgfill and vload"),
 ]
 
 

@@ -44,6 +44,9 @@
 #                                        fail; srun's ranks get one per step from
 #                                        PMIx), nothing is left in that TMPDIR or of
 #                                        the steps' PMIx directories
+#  12. jobs/meep_fields.sbatch          Meep (python3-meep, resolution 10: 40³ files, 3 Ez
+#                                        files) then pvox on 2 tasks reading its HDF5
+#                                        output: COMPLETED 0:0, meep_eps.png and 3 frames
 # then stops the daemons it started, by PID, whatever happens: on exit or a signal (trap),
 # and, if the test is killed outright, from a detached watchdog (see "stopping").
 # One run at a time per machine (lock file $TMPDIR/pvox-slurm-test.lock).
@@ -52,7 +55,7 @@
 # Needs (Debian 12): slurmctld slurmd slurm-client munge libpmix-dev hdf5-tools.
 # Environment: KEEP=1 keeps the temporary directory (logs, job outputs) for debugging;
 # PVOX_SLURM_PORT=P uses ports P and P+1 instead of a free pair picked at random;
-# PVOX_SLURM_BUDGET=S gives up waiting for jobs after S seconds in all (default 240).
+# PVOX_SLURM_BUDGET=S gives up waiting for jobs after S seconds in all (default 330).
 set -euo pipefail
 
 # ------------------------------------------------------------------ stopping
@@ -122,7 +125,7 @@ PVOX=$(cd "$(dirname "$PVOX")" && pwd)/$(basename "$PVOX")
 
 T0=$(date +%s.%N)
 # every wait ends by then, well inside ctest's 300 s, so our own clean-up always runs
-DEADLINE=$(( $(date +%s) + ${PVOX_SLURM_BUDGET:-240} ))
+DEADLINE=$(( $(date +%s) + ${PVOX_SLURM_BUDGET:-330} ))
 log() { printf '[slurm %5.1fs] %s\n' "$(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN{print b-a}')" "$*"; }
 fail() { log "FAIL: $*"; exit 1; }
 
@@ -446,7 +449,11 @@ wait "$churn"
 EOF
 mkdir steps steps_tmp
 j_steps=$(WIDEN=$WIDEN "${SB[@]}" steps.sbatch)
-log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad $j_kref $j_aone $j_arr $j_rref $j_steps"
+# 12's job: a small Meep run and its fields rendered
+mkdir meep
+j_meep=$(cd meep && ln -s "$SRCDIR/examples" examples && ln -s "$SRCDIR/jobs" jobs &&
+    PVOX_RES=10 PVOX_FRAMES=3 PYTHON=/usr/bin/python3 "${SB[@]}" --mem=1G jobs/meep_fields.sbatch)
+log "submitted jobs $j_dip $j_fill $j_rend $j_thr $j_mem $j_bad $j_kref $j_aone $j_arr $j_rref $j_steps $j_meep"
 
 # 1. the example job: every picture of examples/dipole.gp
 expect_job dipole.sbatch "$j_dip" COMPLETED 0:0 "dipole-$j_dip.out" 150
@@ -730,5 +737,15 @@ left=$(cd steps_tmp && find . -mindepth 1 | head -5)
 left=$(compgen -G "/tmp/spmix_appdir_$(id -u)_$j_steps.*" || true)
 [ -z "$left" ] || fail "steps.sbatch: the steps' PMIx directories are left: $left"
 log "ok: 20 concurrent srun steps (8 of 2 tasks) ${WIDEN:+with widen_mkdir.c preloaded }beside a shared top directory made and removed: all exited 0, nothing left (the job ran $((JOB_END - JOB_START)) s)"
+
+# 12. Meep's fields rendered from its own HDF5 files
+out=meep/meep_fields-$j_meep.out
+expect_job meep_fields.sbatch "$j_meep" COMPLETED 0:0 "$out" 240
+for f in meep_eps meep_ez_001 meep_ez_002 meep_ez_003; do
+    check_png "meep/$f.png" 800 600
+done
+grep -q 'drew meep_eps.png and 3 frames of Ez from ring-\*.h5' "$out" \
+    || { show_output "$out"; fail "meep_fields.sbatch: no closing line"; }
+log "ok: meep_fields.sbatch ran Meep and drew its eps isosurface and 3 Ez frames"
 
 log "all SLURM checks passed"

@@ -9,4 +9,4 @@ add_test(NAME slurm.jobs
           ${pv_widen_so})
 # the jobs fill both cores; one cluster at a time (the script also takes a lock file)
 set_tests_properties(slurm.jobs PROPERTIES
-  LABELS slurm PROCESSORS 2 RESOURCE_LOCK pvox_slurm SKIP_RETURN_CODE 77 TIMEOUT 300)
+  LABELS slurm PROCESSORS 2 RESOURCE_LOCK pvox_slurm SKIP_RETURN_CODE 77 TIMEOUT 420)
