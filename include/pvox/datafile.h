@@ -12,6 +12,10 @@
 
 #include "pvox/lang.h"
 
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
 #define PV_USING_MAX 16
 
 typedef enum pv_ds_kind {
@@ -112,6 +116,42 @@ typedef enum pv_bin_type {
 } pv_bin_type;
 
 #define PV_BIN_FIELDS_MAX 64
+
+/* Bytes of one element of type t. */
+static inline size_t pv_bin_type_size(pv_bin_type t)
+{
+    static const size_t sz[] = {1, 1, 2, 2, 4, 4, 8, 8, 8, 8, 4, 8};
+    return sz[t];
+}
+
+/* One element's bytes in the file's order -> its value: `swap` reverses them, `middle`
+ * then swaps the bytes of each 16-bit half (pdp order). Inline: the 3D array readers call
+ * it per element from their threads. */
+static inline double pv_bin_decode(const unsigned char *p, pv_bin_type t, bool swap, bool middle)
+{
+    unsigned char b[8] = {0};
+    size_t n = pv_bin_type_size(t);
+    for (size_t k = 0; k < n; k++)
+        b[k] = swap ? p[n - 1 - k] : p[k];
+    if (middle)
+        for (size_t k = 0; k + 1 < n; k += 2) {
+            unsigned char x = b[k];
+            b[k] = b[k + 1], b[k + 1] = x;
+        }
+    switch (t) {
+    case PV_BIN_CHAR: { int8_t v; memcpy(&v, b, 1); return v; }
+    case PV_BIN_UCHAR: return b[0];
+    case PV_BIN_SHORT: { int16_t v; memcpy(&v, b, 2); return v; }
+    case PV_BIN_USHORT: { uint16_t v; memcpy(&v, b, 2); return v; }
+    case PV_BIN_INT: { int32_t v; memcpy(&v, b, 4); return v; }
+    case PV_BIN_UINT: { uint32_t v; memcpy(&v, b, 4); return v; }
+    case PV_BIN_LONG: case PV_BIN_LONGLONG: { int64_t v; memcpy(&v, b, 8); return (double)v; }
+    case PV_BIN_ULONG: case PV_BIN_ULONGLONG: { uint64_t v; memcpy(&v, b, 8); return (double)v; }
+    case PV_BIN_FLOAT: { float v; memcpy(&v, b, 4); return (double)v; }
+    case PV_BIN_DOUBLE: { double v; memcpy(&v, b, 8); return v; }
+    }
+    return (double)NAN;
+}
 
 typedef enum pv_bin_endian {
     PV_ENDIAN_DEFAULT, PV_ENDIAN_LITTLE, PV_ENDIAN_BIG, PV_ENDIAN_SWAP, PV_ENDIAN_MIDDLE

@@ -281,7 +281,7 @@ static void fast_expr_row(fast_expr *X, const arr *A, int tid, double *lanes, in
             double *col = lanes + (size_t)(3 + fl) * L;
             for (size_t k = 0; k < m; k++) {
                 size_t p0 = (size_t)q0 + k;
-                col[k] = raw ? decode1(raw + p0 * b->esize + b->foff[fl], b->type[fl], b->swap, b->middle)
+                col[k] = raw ? pv_bin_decode(raw + p0 * b->esize + b->foff[fl], b->type[fl], b->swap, b->middle)
                              : vals[p0 * (size_t)nf + (size_t)fl];
             }
         }
@@ -366,7 +366,7 @@ static void add_raw_row(const brick *b, const unsigned char *r, int64_t w0, floa
         return;
     }
     for (int64_t p0 = 0; p0 < w0; p0++) {
-        double v = decode1(r + (size_t)p0 * b->esize + b->foff[0], b->type[0], b->swap, b->middle);
+        double v = pv_bin_decode(r + (size_t)p0 * b->esize + b->foff[0], b->type[0], b->swap, b->middle);
         row[p0 * step] = (float)((double)row[p0 * step] + v);
     }
 }

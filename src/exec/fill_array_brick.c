@@ -43,7 +43,7 @@ static void decode_elems(const unsigned char *raw, size_t n, size_t esize, int n
 #pragma omp parallel for schedule(static)
     for (size_t e = 0; e < n; e++)
         for (int f = 0; f < nf; f++)
-            out[e * (size_t)nf + (size_t)f] = decode1(raw + e * esize + foff[f], type[f], swap, middle);
+            out[e * (size_t)nf + (size_t)f] = pv_bin_decode(raw + e * esize + foff[f], type[f], swap, middle);
 }
 
 /* =====================================================================================
@@ -154,7 +154,7 @@ pv_status pv_brick_open(pv_interp *I, pv_cursor *c, const pv_data_spec *ds,
             b->type[f] = bin->nfields ? (pv_bin_type)bin->type[f] : PV_BIN_FLOAT;
             off += bin->nfields ? (size_t)bin->skip_before[f] : 0;
             b->foff[f] = off;
-            off += type_size(b->type[f]);
+            off += pv_bin_type_size(b->type[f]);
         }
         b->esize = off + (bin->nfields ? (size_t)bin->skip_before[bin->nfields] : 0);
         const uint16_t probe = 1;

@@ -16,42 +16,6 @@
 
 #define NCOLS_MAX PV_USING_MAX
 
-/* ---- element types ------------------------------------------------------------------ */
-
-static inline size_t type_size(pv_bin_type t)
-{
-    static const size_t sz[] = {1, 1, 2, 2, 4, 4, 8, 8, 8, 8, 4, 8};
-    return sz[t];
-}
-
-/* One value: n bytes in the file's order -> host order (`middle`: the bytes of each
- * 16-bit half swapped, as datafile_matrix.c reads pdp order) -> double. */
-static inline double decode1(const unsigned char *p, pv_bin_type t, bool swap, bool middle)
-{
-    unsigned char b[8];
-    size_t n = type_size(t);
-    for (size_t k = 0; k < n; k++)
-        b[k] = swap ? p[n - 1 - k] : p[k];
-    if (middle)
-        for (size_t k = 0; k + 1 < n; k += 2) {
-            unsigned char x = b[k];
-            b[k] = b[k + 1], b[k + 1] = x;
-        }
-    switch (t) {
-    case PV_BIN_CHAR: { int8_t v; memcpy(&v, b, 1); return v; }
-    case PV_BIN_UCHAR: return b[0];
-    case PV_BIN_SHORT: { int16_t v; memcpy(&v, b, 2); return v; }
-    case PV_BIN_USHORT: { uint16_t v; memcpy(&v, b, 2); return v; }
-    case PV_BIN_INT: { int32_t v; memcpy(&v, b, 4); return v; }
-    case PV_BIN_UINT: { uint32_t v; memcpy(&v, b, 4); return v; }
-    case PV_BIN_LONG: case PV_BIN_LONGLONG: { int64_t v; memcpy(&v, b, 8); return (double)v; }
-    case PV_BIN_ULONG: case PV_BIN_ULONGLONG: { uint64_t v; memcpy(&v, b, 8); return (double)v; }
-    case PV_BIN_FLOAT: { float v; memcpy(&v, b, 4); return (double)v; }
-    case PV_BIN_DOUBLE: { double v; memcpy(&v, b, 8); return v; }
-    }
-    return (double)NAN;
-}
-
 /* ---- the binary brick reader (fill_array_brick.c) ------------------------------------ */
 
 typedef struct brick {

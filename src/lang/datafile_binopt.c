@@ -155,12 +155,6 @@ static const type_name type_names[] = {
     {"uint64", PV_BIN_ULONGLONG}, {"float32", PV_BIN_FLOAT}, {"float64", PV_BIN_DOUBLE},
 };
 
-static size_t type_size(pv_bin_type t)
-{
-    static const size_t sz[] = {1, 1, 2, 2, 4, 4, 8, 8, 8, 8, 4, 8};
-    return sz[t];
-}
-
 /* The type name at s (followed by '%', a space or the end): its table entry or NULL. */
 static const type_name *match_type(const char *s, size_t *len)
 {
@@ -200,7 +194,7 @@ static pv_status parse_format(pv_cursor *c, size_t off, const char *fmt, pv_data
         s += n;
         for (long r = 0; r < repeat; r++) {
             if (ignore) {
-                b->skip_before[b->nfields] += (int64_t)type_size(tn->type);
+                b->skip_before[b->nfields] += (int64_t)pv_bin_type_size(tn->type);
             } else {
                 if (b->nfields == PV_BIN_FIELDS_MAX)
                     return pv_source_error(c->ctx, PV_ESYNTAX, c->tl->src, off,

@@ -231,46 +231,14 @@ pv_status pv_df_read_ascii_matrix(pv_ctx *ctx, const pv_data_spec *ds, const pv_
  * Binary
  * ===================================================================================== */
 
-static size_t type_size(pv_bin_type t)
-{
-    static const size_t sz[] = {1, 1, 2, 2, 4, 4, 8, 8, 8, 8, 4, 8};
-    return sz[t];
-}
-
-/* Copy n bytes of a value into out in the host order (the host is little-endian or
- * big-endian; `middle` swaps the bytes of each 16-bit half). */
-static void load_bytes(unsigned char *out, const unsigned char *in, size_t n, pv_bin_endian e)
+/* One element in the file's byte order `e` (pvox/datafile.h pv_bin_decode). */
+static double decode(const unsigned char *p, pv_bin_type t, pv_bin_endian e)
 {
     const uint16_t probe = 1;
     bool host_little = *(const unsigned char *)&probe == 1;
     bool swap = e == PV_ENDIAN_SWAP || (e == PV_ENDIAN_LITTLE && !host_little) ||
                 (e == PV_ENDIAN_BIG && host_little);
-    if (n > 8) n = 8;
-    for (size_t k = 0; k < n; k++) out[k] = swap ? in[n - 1 - k] : in[k];
-    if (e == PV_ENDIAN_MIDDLE)
-        for (size_t k = 0; k + 1 < n; k += 2) {
-            unsigned char t = out[k];
-            out[k] = out[k + 1], out[k + 1] = t;
-        }
-}
-
-static double decode(const unsigned char *p, pv_bin_type t, pv_bin_endian e)
-{
-    unsigned char b[8] = {0};
-    load_bytes(b, p, type_size(t), e);
-    switch (t) {
-    case PV_BIN_CHAR: { int8_t v; memcpy(&v, b, 1); return v; }
-    case PV_BIN_UCHAR: return b[0];
-    case PV_BIN_SHORT: { int16_t v; memcpy(&v, b, 2); return v; }
-    case PV_BIN_USHORT: { uint16_t v; memcpy(&v, b, 2); return v; }
-    case PV_BIN_INT: { int32_t v; memcpy(&v, b, 4); return v; }
-    case PV_BIN_UINT: { uint32_t v; memcpy(&v, b, 4); return v; }
-    case PV_BIN_LONG: case PV_BIN_LONGLONG: { int64_t v; memcpy(&v, b, 8); return (double)v; }
-    case PV_BIN_ULONG: case PV_BIN_ULONGLONG: { uint64_t v; memcpy(&v, b, 8); return (double)v; }
-    case PV_BIN_FLOAT: { float v; memcpy(&v, b, 4); return (double)v; }
-    case PV_BIN_DOUBLE: { double v; memcpy(&v, b, 8); return v; }
-    }
-    return DNAN;
+    return pv_bin_decode(p, t, swap, e == PV_ENDIAN_MIDDLE);
 }
 
 /* gnuplot's binary matrix: N, x[N], then rows of y and N values (32-bit floats). */
@@ -328,7 +296,7 @@ static pv_status read_general(pv_ctx *ctx, const pv_data_spec *ds, const unsigne
         bool full = true;
         for (int k = 0; k < nf && full; k++) {
             q += (size_t)(k < b->nfields || k == 0 ? b->skip_before[k] : 0);
-            size_t sz = type_size(types[k]);
+            size_t sz = pv_bin_type_size(types[k]);
             if (q + sz > len) full = false;
             else v[k] = decode(p + q, types[k], b->endian), q += sz;
         }
