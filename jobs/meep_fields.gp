@@ -12,7 +12,6 @@ if (!exists("prefix")) prefix = "ring"
 if (!exists("nframes")) nframes = 24
 if (!exists("dt")) dt = 1
 if (!exists("half")) half = 2           # half the cell side: the cell is [-half:half]^3
-if (!exists("emax")) emax = 0.3        # Ez colour range [-emax:emax] (beyond it: clipped)
 ezfile(i) = sprintf("%s-ez-%09.2f.h5", prefix, i*dt)
 
 vload $eps sprintf("%s-eps-000000.00.h5", prefix) dataset "eps" order "xyz"
@@ -27,6 +26,15 @@ set output "meep_eps.png"
 set title "dielectric (eps = 6 isosurface)"
 splot $eps with isosurface level 6
 
+# Ez colour range [-emax:emax] (beyond it: clipped); by default half the largest |Ez| of
+# the last frame's z = 0 plane, so the early, weak frames show how the field grows
+if (!exists("emax")) {
+    vload $ez ezfile(nframes) dataset "ez" order "xyz"
+    set vxrange [-half:half]; set vyrange [-half:half]; set vzrange [-half:half]
+    set urange [-half:half]; set vrange [-half:half]
+    stats "++" using (abs(voxel($1, $2, 0))) nooutput
+    emax = STATS_max > 0 ? STATS_max / 2 : 1
+}
 set palette define (0 "blue", 0.5 "white", 1 "red")
 set cbrange [-emax:emax]
 set style fill transparent solid 0.8
