@@ -34,6 +34,7 @@ log=$build/build.log
 # a build configured before the C++ unit (src/lang/numparse.cc) has g++ or no C++ compiler
 if [ -f "$build/CMakeCache.txt" ] && ! grep -q "^CMAKE_CXX_COMPILER:.*clang++" "$build/CMakeCache.txt"; then
     rm -rf "$build"
+    mkdir -p "$build" || exit 1
 fi
 if [ ! -f "$build/CMakeCache.txt" ]; then
     # -O1 and line tables only: half the build time of -O2 -g, and stacks still name lines
