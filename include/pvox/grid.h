@@ -160,6 +160,9 @@ typedef struct pv_fill_local {
 /* Start an accumulation (no update yet). */
 void pv_fill_local_init(pv_fill_local *acc);
 
+/* Fold a piece's accumulation into acc: counts add, the later last update wins. */
+void pv_fill_local_merge(pv_fill_local *acc, const pv_fill_local *piece);
+
 /* pv_grid_fill for a piece of the sources, on this rank only (not collective, no
  * progress bar): src[0..nsrc) in file order; order[s] is source s's global file-order
  * number (increasing; NULL: base + s). Counts and the last update are added into *acc, so

@@ -186,14 +186,7 @@ void pv_fill_run_lines(pv_fill_run *F, const int64_t *lines)
 
 void pv_fill_run_account(pv_fill_run *F, const pv_fill_local *acc)
 {
-    F->acc.points_used += acc->points_used;
-    F->acc.voxels_modified += acc->voxels_modified;
-    if (acc->last_order > F->acc.last_order ||
-        (acc->last_order == F->acc.last_order && acc->last_key > F->acc.last_key)) {
-        F->acc.last_order = acc->last_order;
-        F->acc.last_key = acc->last_key;
-        F->acc.last_distance = acc->last_distance;
-    }
+    pv_fill_local_merge(&F->acc, acc);
 }
 
 bool pv_fill_run_vector(const pv_fill_run *F)

@@ -451,13 +451,9 @@ static void local_last(const pv_grid *g, const int64_t *last_src, const int64_t 
     for (int64_t p = 0; p < g->z1 - g->z0; p++) {
         if (last_src[p] < 0)
             continue;
-        int64_t o = order ? order[last_src[p]] : base + last_src[p];
-        int64_t k1 = last_key[p] * g->n + (g->z0 + p);
-        if (o > acc->last_order || (o == acc->last_order && k1 > acc->last_key)) {
-            acc->last_order = o;
-            acc->last_key = k1;
-            acc->last_distance = last_d[p];
-        }
+        pv_fill_local plane = {0, 0, order ? order[last_src[p]] : base + last_src[p],
+                               last_key[p] * g->n + (g->z0 + p), last_d[p]};
+        pv_fill_local_merge(acc, &plane);
     }
 }
 
@@ -580,6 +576,18 @@ pv_status pv_grid_fill(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_
 void pv_fill_local_init(pv_fill_local *acc)
 {
     *acc = (pv_fill_local){0, 0, -1, -1, 0.0};
+}
+
+void pv_fill_local_merge(pv_fill_local *acc, const pv_fill_local *piece)
+{
+    acc->points_used += piece->points_used;
+    acc->voxels_modified += piece->voxels_modified;
+    if (piece->last_order > acc->last_order ||
+        (piece->last_order == acc->last_order && piece->last_key > acc->last_key)) {
+        acc->last_order = piece->last_order;
+        acc->last_key = piece->last_key;
+        acc->last_distance = piece->last_distance;
+    }
 }
 
 pv_status pv_grid_fill_local(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, size_t nsrc,
