@@ -560,7 +560,7 @@ static pv_status run_fast(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *
             acc.last_key = (last[0] * g->n + last[1]) * g->n + last[2];
             acc.last_distance = sqrt((dd[0] * dd[0] + dd[1] * dd[1]) + dd[2] * dd[2]);
         }
-        pv_fill_run_account(run, &acc);
+        pv_fill_run_account(run, &acc, secs);
     }
     if (run) st = pv_fill_run_end(run, c, ds, off, st);
     if (st == PV_OK) { /* the slowest rank's time; the bytes of the whole array */

@@ -396,7 +396,7 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
     pv_fill_local acc;
     pv_fill_local_init(&acc);
     acc.points_used = (int64_t)counted;
-    pv_fill_run_account(run, &acc);
+    pv_fill_run_account(run, &acc, 0.0); /* counting only: no fill time */
     return PV_OK;
 }
 

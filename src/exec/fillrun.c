@@ -184,9 +184,10 @@ void pv_fill_run_lines(pv_fill_run *F, const int64_t *lines)
     F->lines = lines;
 }
 
-void pv_fill_run_account(pv_fill_run *F, const pv_fill_local *acc)
+void pv_fill_run_account(pv_fill_run *F, const pv_fill_local *acc, double secs)
 {
     pv_fill_local_merge(&F->acc, acc);
+    F->secs += secs;
 }
 
 bool pv_fill_run_vector(const pv_fill_run *F)

@@ -48,8 +48,9 @@ pv_status pv_fill_run_end(pv_fill_run *r, pv_cursor *c, const pv_data_spec *ds, 
 
 /* Fold counts and a last update made without the kernel into the session (a reader that
  * stores values itself, e.g. a 3D array whose elements are the grid's voxels): acc as
- * pv_grid_fill_local would have left it for this rank. Not collective. */
-void pv_fill_run_account(pv_fill_run *r, const pv_fill_local *acc);
+ * pv_grid_fill_local would have left it for this rank, and the seconds that work took
+ * (the session's -v line reports them with the kernel's). Not collective. */
+void pv_fill_run_account(pv_fill_run *r, const pv_fill_local *acc, double secs);
 
 /* Whether the session compiled the value for the vector VM (for logs and tests). */
 bool pv_fill_run_vector(const pv_fill_run *r);
