@@ -120,12 +120,13 @@ typedef struct pv_fill_source {
     double radius;       /* user units (gnuplot vfill); grid units for vgfill */
 } pv_fill_source;
 
-/* Evaluates the value expression for a run of `n` voxels of one source: dist[k] is
- * VoxelDistance (user units) and gdist[k] GridDistance of voxel k; `src` indexes the
- * source table (to find its columns). Writes n values. Called from OpenMP threads with a
- * thread id 0..nthreads-1: it must be thread-safe for distinct tids. */
-typedef void (*pv_fill_eval_fn)(void *ud, int tid, size_t src, size_t n, const double *dist,
-                                const double *gdist, double *out);
+/* Evaluates the value expression for n voxels: dist[k] is VoxelDistance (user units) and
+ * gdist[k] GridDistance of voxel k, which belongs to source src[k * step] (an index into
+ * the source table, to find its columns): step 0 for a run of one source's voxels, step 1
+ * for a batch of one-node sources, one lane each. Writes n values. Called from OpenMP
+ * threads with a thread id 0..nthreads-1: it must be thread-safe for distinct tids. */
+typedef void (*pv_fill_eval_fn)(void *ud, int tid, const size_t *src, size_t step, size_t n,
+                                const double *dist, const double *gdist, double *out);
 
 typedef struct pv_fill_result {
     int64_t points_used;     /* sources inside the grid (all ranks agree) */

@@ -2,9 +2,9 @@
  * exec/fill_text.c: `vfill` / `vgfill` from a regular text file, each rank parsing its own
  * share of the bytes (fillrun.h's text reader).
  *
- * The file is read in rounds: round k covers bytes [k*P*C, (k+1)*P*C), cut into P chunks
- * of C bytes, chunk s for rank s, each boundary moved to the next line start; round order
- * then rank order is file order. Per round each rank
+ * The file is read in rounds: round k covers bytes [k*P*C, (k+1)*P*C), cut into P chunks,
+ * chunk s for rank s, each boundary moved to the next line start; round order then rank
+ * order is file order. Per round each rank
  *   1. preads its chunk and summarises its line structure (lines, blank-line runs, data
  *      set and block ends: pvox/datafile.h, pv_data_text_summary), the summaries are
  *      allgathered and composed into the reader's state at the chunk's first byte (data
@@ -12,11 +12,16 @@
  *      partial `every`, $0 takes a second exchange (pv_data_text_datum);
  *   2. parses the chunk from that state with the row reader (pv_data_text_feed, the same
  *      code as every other text source: gnuplot's numbers, batch evaluation of the
- *      x:y:z:radius specs);
+ *      x:y:z:radius specs), then fills the rows the last round brought it (one piece of the
+ *      fill session, fillrun.h);
  *   3. sends each accepted row inside the grid (x, y, z, radius and the columns the value
  *      reads) to the ranks whose slab its brick may touch (MPI_Alltoallv); a receiver gets
  *      them in sender order, which is file order, with their global file-order numbers,
- *      and fills them into its slab as one piece of the fill session (fillrun.h).
+ *      and keeps them for step 2 of the next round.
+ * Load balance: a sorted file sends a whole round's rows to one slab, so its owner has a
+ * fill on top of its parse. The chunks are not equal: each rank's share of the next
+ * round's bytes is set from the measured parse and fill times (rebalance), so the owner
+ * parses less while it fills and no rank waits for it in the next collective.
  * So each voxel adds its sources in file order at any rank count (ARCH-4, ARCH-8), and a
  * rank holds its slab plus one round's buffers whatever the file's size.
  *
@@ -28,7 +33,8 @@
  * in file order.
  *
  * PVOX_TEXT_CHUNK=BYTES sets C (tests use small chunks so that many rounds and cuts inside
- * blank-line runs happen); PVOX_TEXT_SPLIT=0 turns this reader off (every rank reads the
+ * blank-line runs happen); PVOX_TEXT_SHARES=skew replaces the load balance's shares by
+ * arbitrary ones (tests); PVOX_TEXT_SPLIT=0 turns this reader off (every rank reads the
  * broadcast rows, gridfill.c).
  */
 #include "fillrun.h"
@@ -45,6 +51,7 @@
 #define CHUNK_MAX (8LL << 20)
 #define CHUNK_MIN (1LL << 20)
 #define NSUM 9                   /* int64 fields of a round summary: pv_data_text_sum + status */
+#define PV_BALANCE_MAX 4096     /* ranks the load balance serves (more: equal shares) */
 #define REC_HEAD 6               /* record: local order, x, y, z, radius, count flag; then
                                     $0 if the value reads it, then the kept columns */
 
@@ -152,8 +159,22 @@ typedef struct text_fill {
     size_t npre, cappre;
     pv_status st;
     double secs[4];               /* read and scan, parse, exchange, fill (for -v) */
+    int64_t fill_ns;              /* this rank's fill time in the last round */
+    bool skew;                    /* PVOX_TEXT_SHARES=skew: test shares, not the balance */
+    int64_t oz0, oz1;             /* the slab of the last owner found, and its rank */
+    int orank;
     int64_t rounds;
 } text_fill;
+
+/* The rank owning plane iz (rows come in runs of one slab: the last answer is kept). */
+static int owner_of(text_fill *T, int64_t iz)
+{
+    if (iz < T->oz0 || iz >= T->oz1) {
+        T->orank = pv_decomp_owner(T->g->n, T->ctx->nranks, iz);
+        pv_decomp_slab(T->g->n, T->ctx->nranks, T->orank, &T->oz0, &T->oz1);
+    }
+    return T->orank;
+}
 
 /* A point of the row reader: accept it as gridfill.c's collect_row does, note where it
  * goes. */
@@ -183,14 +204,15 @@ static pv_status on_event(void *ud, pv_data_event ev, const pv_data_point *pt)
         return PV_ENOMEM;
     /* the planes the brick may touch (the kernel's rule, GP-5.2, widened by one plane:
      * a source sent to a rank whose slab it misses modifies nothing there) */
-    int P = T->ctx->nranks;
-    int own = pv_decomp_owner(g->n, P, c[2]);
+    int own = owner_of(T, c[2]);
     int lo = own, hi = own;
     double hw = T->grid_units ? floor(r) : floor(r / g->delta[2]);
     if (hw >= 0) {
         double zlo = (double)c[2] - hw - 1, zhi = (double)c[2] + hw + 1;
-        lo = pv_decomp_owner(g->n, P, zlo < 0 ? 0 : (int64_t)zlo);
-        hi = pv_decomp_owner(g->n, P, zhi > (double)(g->n - 1) ? g->n - 1 : (int64_t)zhi);
+        int64_t ilo = zlo < 0 ? 0 : (int64_t)zlo;
+        int64_t ihi = zhi > (double)(g->n - 1) ? g->n - 1 : (int64_t)zhi;
+        if (ilo < T->oz0) lo = pv_decomp_owner(g->n, T->ctx->nranks, ilo);
+        if (ihi >= T->oz1) hi = pv_decomp_owner(g->n, T->ctx->nranks, ihi);
     }
     double *q = T->rec + T->nrec * (size_t)T->stride;
     q[0] = (double)local;
@@ -221,17 +243,25 @@ typedef struct round_io {
     size_t capsend, caprecv;
     int *scount, *sdispl, *rcount, *rdispl; /* P each (malloc'd together) */
     int64_t *tab;               /* 3 x P: per-rank numbers of the round */
+    double *share;              /* P: each rank's share of a round's bytes (sum 1) */
     pv_fill_source *src;        /* received sources, their columns and file-order numbers */
     double *cols;
     int64_t *order;
     int64_t *line;              /* their $0 when the value reads it */
     size_t capsrc, capcols, caporder, capline;
+    size_t pending;             /* received sources not filled yet */
 } round_io;
 
 static pv_status read_chunk(text_fill *T, round_io *R, int64_t off)
 {
     pv_ctx *ctx = T->ctx;
-    int64_t a = off + (int64_t)ctx->rank * R->chunk, b = a + R->chunk;
+    const int P = ctx->nranks;
+    const double bytes = (double)R->chunk * P;
+    double before = 0;
+    for (int s = 0; s < ctx->rank; s++) before += R->share[s];
+    int64_t a = off + (int64_t)(bytes * before);
+    int64_t b = ctx->rank == P - 1 ? off + R->chunk * P
+                                   : off + (int64_t)(bytes * (before + R->share[ctx->rank]));
     if (a > R->size) a = R->size;
     if (b > R->size) b = R->size;
     int64_t s0, s1;
@@ -386,18 +416,30 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
             i++;
         }
     }
-    double t0 = MPI_Wtime();
-    if (T->need_line) pv_fill_run_lines(run, R->line); /* $0 in the value, as gnuplot */
-    pv_status st = pv_fill_run_piece(run, R->src, R->cols, n, R->order, 0, PV_FILL_NO_COUNT);
-    T->secs[3] += MPI_Wtime() - t0;
-    T->secs[2] -= MPI_Wtime() - t0;
-    if (st != PV_OK || counted == 0) return st;
+    R->pending = n; /* filled in the next round, while the other ranks parse */
+    if (counted == 0) return PV_OK;
     /* "number of points input": the sources this rank counts (no voxel, no last update) */
     pv_fill_local acc;
     pv_fill_local_init(&acc);
     acc.points_used = (int64_t)counted;
     pv_fill_run_account(run, &acc, 0.0); /* counting only: no fill time */
     return PV_OK;
+}
+
+/* Fill the rows the last exchange brought (one piece of the session, in file order). */
+static pv_status fill_pending(text_fill *T, round_io *R, pv_fill_run *run)
+{
+    double t0 = MPI_Wtime();
+    pv_status st = PV_OK;
+    if (R->pending > 0) {
+        if (T->need_line) pv_fill_run_lines(run, R->line); /* $0 in the value, as gnuplot */
+        st = pv_fill_run_piece(run, R->src, R->cols, R->pending, R->order, 0, PV_FILL_NO_COUNT);
+    }
+    R->pending = 0;
+    double dt = MPI_Wtime() - t0;
+    T->secs[3] += dt;
+    T->fill_ns = (int64_t)(dt * 1e9);
+    return st;
 }
 
 /* Rank 0 prints gnuplot's brick lines from the sources gathered in file order, until one
@@ -429,6 +471,51 @@ static pv_status report_bricks(text_fill *T, round_io *R, const int64_t *npre,
     for (int s = 0; s < P; s++)
         if (hit[s]) T->bricks_done = true;
     return PV_OK;
+}
+
+/* The next round's shares of the bytes (the load balance). A rank's round costs its parse
+ * (its bytes at its measured seconds per byte) plus its fill of the rows it receives; a
+ * sorted file sends a whole round's rows to one slab, so its owner would fill while the
+ * others wait. The shares are set so that parse plus the last round's fill take the same
+ * time on every rank, half way from the current shares (the timings are noisy). every
+ * rank computes the same shares from the same gathered numbers; the rows and the grid
+ * do not depend on them (the reader's state is exact at any byte). tm: P x 3 int64:
+ * parse nanoseconds, bytes parsed, fill nanoseconds. */
+static void rebalance(double *share, int P, const int64_t *tm)
+{
+    double rsum = 0, fsum = 0, bytes = 0;
+    for (int s = 0; s < P; s++) {
+        if (tm[3 * s] <= 0 || tm[3 * s + 1] <= 0) return; /* no measure yet */
+        double rate = (double)tm[3 * s] / (double)tm[3 * s + 1]; /* ns a byte */
+        rsum += 1.0 / rate;
+        fsum += (double)tm[3 * s + 2] / rate;
+        bytes += (double)tm[3 * s + 1];
+    }
+    double t = (bytes + fsum) / rsum, total = 0, want[PV_BALANCE_MAX];
+    if (P > PV_BALANCE_MAX) return;
+    for (int s = 0; s < P; s++) {
+        double rate = (double)tm[3 * s] / (double)tm[3 * s + 1];
+        want[s] = (t - (double)tm[3 * s + 2]) / rate / bytes;
+        if (want[s] < 0.1 / P) want[s] = 0.1 / P; /* every rank keeps some bytes */
+        total += want[s];
+    }
+    for (int s = 0; s < P; s++) share[s] = 0.5 * share[s] + 0.5 * want[s] / total;
+}
+
+/* PVOX_TEXT_SHARES=skew (tests): shares drawn per round from a fixed sequence, some of
+ * them zero, so cuts fall anywhere and some ranks read nothing in a round. */
+static void skew_shares(double *share, int P, int64_t round)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull * (uint64_t)(round + 1);
+    double total = 0;
+    for (int s = 0; s < P; s++) {
+        h ^= h >> 29;
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 32;
+        share[s] = (h % 4 == 0) ? 0.0 : (double)(h % 1000) + 1.0;
+        total += share[s];
+    }
+    for (int s = 0; s < P; s++) share[s] = total > 0 ? share[s] / total : 1.0 / P;
 }
 
 /* ---- the reader ------------------------------------------------------------------------- */
@@ -477,6 +564,7 @@ static void round_fini(pv_ctx *ctx, round_io *R)
     pv_free(ctx, R->line, R->capline * sizeof *R->line);
     free(R->scount);
     free(R->tab);
+    free(R->share);
     if (R->fd >= 0) close(R->fd);
 }
 
@@ -525,9 +613,15 @@ static void read_rounds(text_fill *T, round_io *R, pv_fill_run *run, pv_data_tex
         if (!(ilo >= 0 && mine.index > ihi)) T->st = pv_data_text_feed(txt, &mine, R->buf, R->len);
         double t2 = MPI_Wtime();
         T->secs[1] += t2 - t1;
-        /* accepted rows and brick lines of every rank, with the statuses */
-        int64_t v[4] = {T->accepted, (int64_t)T->npre, T->brick_hit, T->st};
-        if ((st = gather(T, R, v, 4)) != PV_OK) {
+        /* the last round's rows: a sorted file sends them all to one slab, whose owner fills
+         * them now, with a smaller share of this round to parse (rebalance) */
+        if (T->st == PV_OK) T->st = fill_pending(T, R, run);
+        else R->pending = 0;
+        t2 = MPI_Wtime();
+        /* accepted rows and brick lines of every rank, with the statuses and timings */
+        int64_t v[7] = {T->accepted, (int64_t)T->npre, T->brick_hit, T->st,
+                        (int64_t)((t2 - t1) * 1e9) - T->fill_ns, (int64_t)R->len, T->fill_ns};
+        if ((st = gather(T, R, v, 7)) != PV_OK) {
             T->st = st;
             return;
         }
@@ -535,22 +629,28 @@ static void read_rounds(text_fill *T, round_io *R, pv_fill_run *run, pv_data_tex
         bool bad = false;
         int64_t base = order_base;
         for (int s = 0; s < P; s++) {
-            const int64_t *a = R->all + 4 * (size_t)s;
+            const int64_t *a = R->all + 7 * (size_t)s;
             first[s] = base;
             base += a[0];
             npre[s] = a[1];
             hit[s] = a[2];
             bad = bad || a[3] != PV_OK;
+            R->tab[3 * P + 3 * s] = a[4];
+            R->tab[3 * P + 3 * s + 1] = a[5];
+            R->tab[3 * P + 3 * s + 2] = a[6];
         }
         if (bad) return;
+        if (P > 1 && T->skew) skew_shares(R->share, P, T->rounds);
+        else if (P > 1) rebalance(R->share, P, R->tab + 3 * P);
         order_base = base;
         if (!T->bricks_done && !ctx->opt.quiet && report_bricks(T, R, npre, hit) != PV_OK) return;
         if (ctx->opt.quiet) T->bricks_done = true;
         if ((st = exchange(T, R, run, first, &failed)) != PV_OK) T->st = st;
         T->secs[2] += MPI_Wtime() - t2;
         if (failed) return;
-        if (ilo >= 0 && round.index > ihi) return; /* the data sets asked for are behind */
+        if (ilo >= 0 && round.index > ihi) break; /* the data sets asked for are behind */
     }
+    if (T->st == PV_OK) T->st = fill_pending(T, R, run);
 }
 
 pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec *ds,
@@ -559,6 +659,8 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
     pv_ctx *ctx = I->ctx;
     text_fill T = {0};
     T.I = I, T.ctx = ctx, T.g = g, T.grid_units = grid_units;
+    const char *shares = getenv("PVOX_TEXT_SHARES");
+    T.skew = shares && strcmp(shares, "skew") == 0;
     value_columns(&ds->using[4], &T);
     round_io R = {0};
     R.fd = -1;
@@ -577,9 +679,11 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
             R.size = (int64_t)sb.st_size;
     }
     R.scount = malloc(4 * (size_t)ctx->nranks * sizeof *R.scount);
-    R.tab = malloc(3 * (size_t)ctx->nranks * sizeof *R.tab);
+    R.tab = malloc(6 * (size_t)ctx->nranks * sizeof *R.tab);
+    R.share = malloc((size_t)ctx->nranks * sizeof *R.share);
+    for (int s = 0; R.share && s < ctx->nranks; s++) R.share[s] = 1.0 / ctx->nranks;
     R.all = malloc(NSUM * (size_t)ctx->nranks * sizeof *R.all);
-    if ((!R.scount || !R.tab || !R.all) && T.st == PV_OK)
+    if ((!R.scount || !R.tab || !R.share || !R.all) && T.st == PV_OK)
         T.st = pv_err(ctx, PV_ENOMEM, "out of memory");
     T.st = located(&T, ds, T.st);
     pv_status st = pv_status_agree(ctx, T.st);
@@ -608,11 +712,18 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
     } else {
         T.st = PV_OK;
         read_rounds(&T, &R, run, txt, &coords, &o);
+        double smin = 1, smax = 0;
+        for (int s = 0; s < ctx->nranks; s++) {
+            if (R.share[s] < smin) smin = R.share[s];
+            if (R.share[s] > smax) smax = R.share[s];
+        }
         pv_log(ctx, PV_LOG_INFO, "grid",
-               "%s: %lld rounds of %lld bytes a rank: read and scan %.3f s, parse %.3f s, "
-               "exchange %.3f s, fill %.3f s (this rank); memory peak %.1f MB",
-               ds->name, (long long)T.rounds, (long long)R.chunk, T.secs[0], T.secs[1],
-               T.secs[2], T.secs[3], (double)ctx->mem_peak / 1e6);
+               "%s: %lld rounds of %lld bytes a rank (last shares %.2f..%.2f): read and scan "
+               "%.3f s, parse %.3f s, exchange %.3f s, fill %.3f s (this rank); memory peak "
+               "%.1f MB",
+               ds->name, (long long)T.rounds, (long long)R.chunk, smin * ctx->nranks,
+               smax * ctx->nranks, T.secs[0], T.secs[1], T.secs[2], T.secs[3],
+               (double)ctx->mem_peak / 1e6);
         st = pv_fill_run_end(run, c, ds, off, T.st);
     }
     pv_data_text_end(txt);

@@ -16,6 +16,7 @@ struct pv_fill_run {
     const pv_code *code;       /* the value expression */
     pv_vcode *vc;              /* its vector form, or NULL: scalar fallback */
     pv_vscratch **scratch;     /* one per thread */
+    double **lanes;            /* one per thread: ncols x PV_FILL_MAX_LANES gathered columns */
     int nthreads;
     int ncols;                 /* columns per source */
     int nslots;                /* 2 + ncols */
@@ -63,38 +64,49 @@ static void note_failure(pv_fill_run *F, size_t src, double dist, double gdist)
     }
 }
 
-static void eval_vector(void *ud, int tid, size_t src, size_t n, const double *dist,
-                        const double *gdist, double *out)
+static void eval_vector(void *ud, int tid, const size_t *src, size_t step, size_t n,
+                        const double *dist, const double *gdist, double *out)
 {
     pv_fill_run *F = ud;
     pv_vinput in[2 + PV_USING_MAX];
     in[0] = (pv_vinput){dist, 1};
     in[1] = (pv_vinput){gdist, 1};
-    const double *cols = F->cols + src * (size_t)F->ncols;
-    for (int k = 2; k < F->nslots; k++)
-        in[k] = (pv_vinput){&cols[k - 2], 0};
+    if (step == 0) { /* one source: its columns are constants over the lanes */
+        const double *cols = F->cols + src[0] * (size_t)F->ncols;
+        for (int k = 2; k < F->nslots; k++)
+            in[k] = (pv_vinput){&cols[k - 2], 0};
+    } else { /* a source per lane: its columns gathered into lanes */
+        double *lanes = F->lanes[tid];
+        for (int k = 2; k < F->nslots; k++) {
+            double *col = lanes + (size_t)(k - 2) * PV_FILL_MAX_LANES;
+            for (size_t i = 0; i < n; i++)
+                col[i] = F->cols[src[i * step] * (size_t)F->ncols + (size_t)(k - 2)];
+            in[k] = (pv_vinput){col, 1};
+        }
+    }
     pv_veval(F->vc, F->scratch[tid], n, in, out);
     if (pv_vscratch_take_error(F->scratch[tid])) {
         size_t k = 0;
         while (k + 1 < n && !isnan(out[k]))
             k++;
-        note_failure(F, src, dist[k], gdist ? gdist[k] : 0.0);
+        note_failure(F, src[k * step], dist[k], gdist ? gdist[k] : 0.0);
     }
 }
 
 /* Scalar fallback: the interpreter's environment is shared, so one thread at a time. */
-static void eval_scalar(void *ud, int tid, size_t src, size_t n, const double *dist,
-                        const double *gdist, double *out)
+static void eval_scalar(void *ud, int tid, const size_t *src, size_t step, size_t n,
+                        const double *dist, const double *gdist, double *out)
 {
     pv_fill_run *F = ud;
     (void)tid;
-    const double *cols = F->cols + src * (size_t)F->ncols;
     const char *strs[PV_USING_MAX] = {0};
-    pv_row row = {F->ncols, cols, strs, NULL, line_of(F, src), 0, 0};
 #pragma omp critical(pv_fill_scalar)
     {
-        pv_env_set_row(F->I->env, &row);
         for (size_t k = 0; k < n; k++) {
+            const size_t s = src[k * step];
+            pv_row row = {F->ncols, F->cols + s * (size_t)F->ncols, strs, NULL, line_of(F, s),
+                          0, 0};
+            pv_env_set_row(F->I->env, &row);
             pv_value d = pv_real(dist[k]), v = {0};
             pv_env_set(F->I->env, "VoxelDistance", &d);
             if (F->grid_units) {
@@ -103,7 +115,7 @@ static void eval_scalar(void *ud, int tid, size_t src, size_t n, const double *d
             }
             if (F->failed || pv_eval(F->I->env, F->code, &v) != PV_OK) {
                 if (!F->failed)
-                    note_failure(F, src, dist[k], gdist ? gdist[k] : 0.0);
+                    note_failure(F, s, dist[k], gdist ? gdist[k] : 0.0);
                 out[k] = 0;
                 continue;
             }
@@ -130,8 +142,12 @@ static void compile_value(pv_fill_run *F)
     if (pv_vcompile(F->I->env, F->code, F->nslots, slots, &F->vc) == PV_OK) {
         F->scratch = calloc((size_t)F->nthreads, sizeof *F->scratch);
         bool ok = F->scratch != NULL;
+        F->lanes = calloc((size_t)F->nthreads, sizeof *F->lanes);
+        ok = ok && F->lanes != NULL;
         for (int t = 0; ok && t < F->nthreads; t++)
-            ok = (F->scratch[t] = pv_vscratch_create(F->vc, PV_FILL_MAX_LANES)) != NULL;
+            ok = (F->scratch[t] = pv_vscratch_create(F->vc, PV_FILL_MAX_LANES)) != NULL &&
+                 (F->lanes[t] = malloc(((size_t)F->ncols + 1) * PV_FILL_MAX_LANES *
+                                       sizeof(double))) != NULL;
         if (ok)
             F->fn = eval_vector;
     }
@@ -255,10 +271,14 @@ static void report(pv_fill_run *F, pv_cursor *c, const pv_data_spec *ds,
 
 static void destroy(pv_fill_run *F)
 {
-    if (F->scratch)
-        for (int t = 0; t < F->nthreads; t++)
+    for (int t = 0; t < F->nthreads; t++) {
+        if (F->scratch)
             pv_vscratch_destroy(F->scratch[t]);
+        if (F->lanes)
+            free(F->lanes[t]);
+    }
     free(F->scratch);
+    free(F->lanes);
     pv_vcode_destroy(F->vc);
     free(F);
 }

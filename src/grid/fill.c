@@ -90,6 +90,9 @@ typedef struct work {
     double val[FILL_LANES];    /* evaluated values */
     span spans[FILL_LANES];
     size_t n, nspans;          /* lanes and spans in use */
+    size_t psrc[FILL_LANES];   /* one-node sources batched: their source and voxel */
+    size_t poff[FILL_LANES];
+    size_t np;                 /* points in the batch (they use the lanes when n is 0) */
     double *ux2, *gx2;         /* x terms dx*dx (user units), gx*gx (grid units) of the
                                   current source, indexed ix - brick lo; n doubles each */
     double rowd[SMALL_ROW];    /* test distances of one narrow row */
@@ -217,7 +220,7 @@ static PV_INLINE void flush(job *J, work *W)
 {
     if (W->n == 0)
         return;
-    J->eval(J->ud, J->tid, J->src, W->n, W->dist, W->gdist, W->val);
+    J->eval(J->ud, J->tid, &J->src, 0, W->n, W->dist, W->gdist, W->val);
     for (size_t k = 0; k < W->nspans; k++) {
         float *restrict d = J->data + W->spans[k].off;
         const double *restrict v = W->val + W->spans[k].lane;
@@ -373,6 +376,56 @@ static int64_t fill_rows(job *J, work *W, int64_t iz, int64_t y0, int64_t y1, in
     return count;
 }
 
+/* ---- one-node sources ------------------------------------------------------------------ */
+
+/* A brick of the centre node alone (a radius below one node spacing: a data file's point
+ * samples) is one update. Such sources are batched across sources, one lane each, so the
+ * evaluation runs over full batches; each lane is added in queue order, which is the
+ * plane's file order, so a voxel hit twice still sums in file order. */
+static inline bool one_node(const brick *b)
+{
+    return b->lo[0] == b->hi[0] && b->lo[1] == b->hi[1] && b->lo[2] == b->hi[2];
+}
+
+static PV_INLINE void flush_points(const job *J, work *W)
+{
+    if (W->np == 0)
+        return;
+    J->eval(J->ud, J->tid, W->psrc, 1, W->np, W->dist, W->gdist, W->val);
+    float *restrict d = J->data;
+    for (size_t i = 0; i < W->np; i++)
+        d[W->poff[i]] = (float)((double)d[W->poff[i]] + W->val[i]);
+    W->np = 0;
+}
+
+/* Queues source s, whose brick is its centre node C in plane iz: C's distances are the
+ * ones fill_rows computes for it, term by term. Returns the voxel's x*n+y key (gnuplot's
+ * loop order) and its VoxelDistance. */
+static PV_INLINE int64_t queue_point(const job *J, work *W, size_t s, int64_t iz, double *dist)
+{
+    if (W->np == FILL_LANES)
+        flush_points(J, W);
+    const pv_grid *g = J->g;
+    const brick *b = J->b;
+    const pv_fill_source *p = J->s;
+    const int64_t cx = b->c[0], cy = b->c[1];
+    const double tx = (g->min[0] + (double)cx * g->delta[0]) - p->x;
+    const double ty = (g->min[1] + (double)cy * g->delta[1]) - p->y;
+    const double tz = (g->min[2] + (double)iz * g->delta[2]) - p->z;
+    const size_t k = W->np++;
+    W->dist[k] = sqrt(tx * tx + ty * ty + tz * tz);
+    if (J->need_g) {
+        const double gx = (double)cx - (p->x - g->min[0]) / g->delta[0];
+        const double gy = (double)cy - (p->y - g->min[1]) / g->delta[1];
+        const double gz = (double)iz - (p->z - g->min[2]) / g->delta[2];
+        W->gdist[k] = sqrt(gx * gx + gy * gy + gz * gz);
+    }
+    W->psrc[k] = s;
+    W->poff[k] = pv_grid_local_index(g, cx, cy, iz);
+    *dist = W->dist[k];
+    return cx * g->n + cy;
+}
+
 /* ---- driver ------------------------------------------------------------------------------ */
 
 /* CSR lists of the sources whose brick meets each local plane, in file order. */
@@ -507,13 +560,18 @@ static pv_status fill_core(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, s
             job J = {data, g, NULL, NULL, eval, ud, omp_get_thread_num(), 0, grid_units,
                      need_g};
             work *my = &W[J.tid];
-            my->n = my->nspans = 0;
+            my->n = my->nspans = my->np = 0;
 #pragma omp for schedule(dynamic, 1)
             for (int64_t p = 0; p < nplanes; p++) {
                 const int64_t iz = g->z0 + p;
                 last_src[p] = -1;
-                for (int64_t y0 = 0; y0 < g->n; y0 += block_rows) {
-                    const int64_t y1 = y0 + block_rows - 1;
+                /* a plane of one-node sources only is walked in one block */
+                int64_t rows = g->n;
+                for (size_t k = start[p]; k < start[p + 1] && rows > block_rows; k++)
+                    if (!one_node(&bricks[list[k]]))
+                        rows = block_rows;
+                for (int64_t y0 = 0; y0 < g->n; y0 += rows) {
+                    const int64_t y1 = y0 + rows - 1;
                     for (size_t k = start[p]; k < start[p + 1]; k++) {
                         const size_t s = list[k];
                         const brick *b = &bricks[s];
@@ -526,7 +584,13 @@ static pv_status fill_core(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, s
                         J.src = s;
                         int64_t key = -1;
                         double dist = 0;
-                        int64_t c = fill_rows(&J, my, iz, ya, yb, &key, &dist);
+                        int64_t c = 1;
+                        if (one_node(b)) {
+                            key = queue_point(&J, my, s, iz, &dist);
+                        } else {
+                            flush_points(&J, my); /* its voxels get the earlier sources first */
+                            c = fill_rows(&J, my, iz, ya, yb, &key, &dist);
+                        }
                         modified += c;
                         if (c > 0 && ((int64_t)s > last_src[p] ||
                                       ((int64_t)s == last_src[p] && key > last_key[p]))) {
@@ -535,6 +599,7 @@ static pv_status fill_core(pv_ctx *ctx, pv_grid *g, const pv_fill_source *src, s
                             last_d[p] = dist;
                         }
                     }
+                    flush_points(&J, my);
                 }
                 if (show) {
                     int64_t done;

@@ -178,8 +178,22 @@ bool pv_grid_axis_index(const pv_grid *g, int axis, double c, int64_t *i)
 
 bool pv_grid_index(const pv_grid *g, double x, double y, double z, int64_t idx[3])
 {
-    return pv_grid_axis_index(g, 0, x, &idx[0]) && pv_grid_axis_index(g, 1, y, &idx[1]) &&
-           pv_grid_axis_index(g, 2, z, &idx[2]);
+    /* pv_grid_axis_index on each axis; the three divisions are independent, so they are
+     * issued together before any test (a data file's rows pass here once each) */
+    const double c[3] = {x, y, z};
+    double q[3];
+    for (int a = 0; a < 3; a++)
+        q[a] = (c[a] - g->min[a]) / g->delta[a];
+    const double top = (double)(g->n - 1);
+    for (int a = 0; a < 3; a++) {
+        if (!(c[a] >= g->min[a] && c[a] <= g->max[a]))
+            return false;
+        double k = ceil(q[a]);
+        if (!(k >= 0 && k <= top))
+            return false;
+        idx[a] = (int64_t)k;
+    }
+    return true;
 }
 
 pv_status pv_grid_read(pv_ctx *ctx, const pv_grid *g, double x, double y, double z,

@@ -14,20 +14,22 @@
 typedef struct dip { const double *charge; } dip;
 
 /* value = q / VoxelDistance or 1e6·q at distance 0 (the article's dipole potential) */
-static void eval_dipole(void *ud, int tid, size_t src, size_t n, const double *dist,
+static void eval_dipole(void *ud, int tid, const size_t *src, size_t step, size_t n,
+                        const double *dist,
                         const double *gdist, double *out)
 {
     (void)tid;
     (void)gdist;
     const dip *d = ud;
     for (size_t k = 0; k < n; k++)
-        out[k] = d->charge[src] * (dist[k] > 0 ? 1 / dist[k] : 1e6);
+        out[k] = d->charge[src[k * step]] * (dist[k] > 0 ? 1 / dist[k] : 1e6);
 }
 
-static void eval_one(void *ud, int tid, size_t src, size_t n, const double *dist,
+static void eval_one(void *ud, int tid, const size_t *src, size_t step, size_t n,
+                        const double *dist,
                      const double *gdist, double *out)
 {
-    (void)ud, (void)tid, (void)src, (void)dist, (void)gdist;
+    (void)ud, (void)tid, (void)src, (void)step, (void)dist, (void)gdist;
     for (size_t k = 0; k < n; k++)
         out[k] = 1;
 }

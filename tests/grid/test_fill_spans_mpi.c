@@ -38,7 +38,8 @@ static double value_of(size_t src, double d, double gd, bool use_g)
     return use_g ? v - 0.5 * gd + low_bits(gd) : v;
 }
 
-static void eval_val(void *ud, int tid, size_t src, size_t n, const double *dist,
+static void eval_val(void *ud, int tid, const size_t *src, size_t step, size_t n,
+                        const double *dist,
                      const double *gdist, double *out)
 {
     valfn *f = ud;
@@ -46,7 +47,7 @@ static void eval_val(void *ud, int tid, size_t src, size_t n, const double *dist
     if (n > PV_FILL_MAX_LANES)
         f->max_lanes_seen = (int)n; /* reported after the fill */
     for (size_t k = 0; k < n; k++)
-        out[k] = value_of(src, dist[k], f->use_g ? gdist[k] : 0.0, f->use_g);
+        out[k] = value_of(src[k * step], dist[k], f->use_g ? gdist[k] : 0.0, f->use_g);
 }
 
 /* gnuplot's ceil rule with its inclusive test (GP-3). */
@@ -230,6 +231,23 @@ int main(int argc, char **argv)
                                {10, 10, 10, 1},      {5.3, 5, 5, 1.5}};
     run_case(ctx, "exact radii", 11, mn4, mx4, exact, 8, 0u);
     run_case(ctx, "exact radii (vgfill)", 11, mn4, mx4, exact, 8, PV_FILL_GRID_UNITS);
+
+    /* radii below one node spacing: one-node sources, batched across sources, mixed with
+     * a few larger bricks; many sources share a node (each voxel sums in file order) */
+    {
+        enum { NP = 5000 };
+        pv_fill_source *pts = malloc(NP * sizeof *pts);
+        const double mn6[3] = {-1, 0, 0.5}, mx6[3] = {1, 3, 1.5};
+        make_sources(pts, NP, 9, mn6, mx6, 0.2, 6502u);
+        for (size_t k = 0; k < NP; k++)
+            if (k % 97 != 0 && isfinite(pts[k].radius))
+                pts[k].radius = fabs(pts[k].radius) * 0.4; /* below every delta */
+        run_case(ctx, "one-node sources", 9, mn6, mx6, pts, NP, 0u);
+        run_case(ctx, "one-node sources + GridDistance", 9, mn6, mx6, pts, NP,
+                 PV_FILL_NEED_GRIDDIST);
+        run_case(ctx, "one-node sources (vgfill)", 9, mn6, mx6, pts, NP, PV_FILL_GRID_UNITS);
+        free(pts);
+    }
 
     /* bricks wider than 64 nodes: the run ends are searched (narrow rows test every node) */
     const double mn5[3] = {-1, 0, 2}, mx5[3] = {1, 1.5, 3.1};
