@@ -34,7 +34,8 @@
  *
  * PVOX_TEXT_CHUNK=BYTES sets C (tests use small chunks so that many rounds and cuts inside
  * blank-line runs happen); PVOX_TEXT_SHARES=skew replaces the load balance's shares by
- * arbitrary ones (tests); PVOX_TEXT_SPLIT=0 turns this reader off (every rank reads the
+ * arbitrary ones (tests); PVOX_TEXT_STATE=1 composes the state even where the rows do not
+ * need it (rows_stateless; tests); PVOX_TEXT_SPLIT=0 turns this reader off (every rank reads the
  * broadcast rows, gridfill.c).
  */
 #include "fillrun.h"
@@ -161,6 +162,7 @@ typedef struct text_fill {
     double secs[4];               /* read and scan, parse, exchange, fill (for -v) */
     int64_t fill_ns;              /* this rank's fill time in the last round */
     bool skew;                    /* PVOX_TEXT_SHARES=skew: test shares, not the balance */
+    bool stateless;               /* rows_stateless: chunks parsed without the state */
     int64_t oz0, oz1;             /* the slab of the last owner found, and its rank */
     int orank;
     int64_t rounds;
@@ -502,6 +504,23 @@ static void rebalance(double *share, int P, const int64_t *tm)
     for (int s = 0; s < P; s++) share[s] = 0.5 * share[s] + 0.5 * want[s] / total;
 }
 
+/* Do the rows depend on the lines before them? Only through `skip`, `index`, `every`, $0
+ * and column(-1)/(-2) (data set and block numbers); without them every data line is a
+ * point whatever came before, so a rank parses its chunk without the composed state (no
+ * summary pass, no gather before the parse). */
+static bool rows_stateless(const pv_data_spec *ds, const text_fill *T)
+{
+    if (ds->skip > 0 || ds->index_lo >= 0 || !pv_data_every_all(ds) || T->need_line) return false;
+    for (int k = 0; k < 4; k++) {
+        const pv_using_entry *u = &ds->using[k];
+        if (u->kind == PV_USE_COLUMN && !u->expr && u->column >= 1) continue;
+        if (u->kind != PV_USE_EXPR || !u->vector_ok) return false;
+        for (int r = 0; r < u->nrefs; r++)
+            if (u->refs[r] < 1) return false;
+    }
+    return true;
+}
+
 /* PVOX_TEXT_SHARES=skew (tests): shares drawn per round from a fixed sequence, some of
  * them zero, so cuts fall anywhere and some ranks read nothing in a round. */
 static void skew_shares(double *share, int P, int64_t round)
@@ -601,7 +620,11 @@ static void read_rounds(text_fill *T, round_io *R, pv_fill_run *run, pv_data_tex
         T->rounds++;
         if (T->st == PV_OK) T->st = located(T, ds, read_chunk(T, R, off));
         bool failed = false;
-        pv_status st = compose(T, R, ds, o, &round, &mine, &failed);
+        pv_status st = PV_OK;
+        if (T->stateless) /* a read failure is agreed after the parse (the gather below) */
+            pv_data_state_start(ds, &mine);
+        else
+            st = compose(T, R, ds, o, &round, &mine, &failed);
         double t1 = MPI_Wtime();
         T->secs[0] += t1 - t0;
         if (st != PV_OK) T->st = st;
@@ -610,7 +633,8 @@ static void read_rounds(text_fill *T, round_io *R, pv_fill_run *run, pv_data_tex
         T->npre = 0;
         T->accepted = 0;
         T->brick_hit = false;
-        if (!(ilo >= 0 && mine.index > ihi)) T->st = pv_data_text_feed(txt, &mine, R->buf, R->len);
+        if (T->st == PV_OK && !(ilo >= 0 && mine.index > ihi))
+            T->st = pv_data_text_feed(txt, &mine, R->buf, R->len);
         double t2 = MPI_Wtime();
         T->secs[1] += t2 - t1;
         /* the last round's rows: a sorted file sends them all to one slab, whose owner fills
@@ -662,6 +686,8 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
     const char *shares = getenv("PVOX_TEXT_SHARES");
     T.skew = shares && strcmp(shares, "skew") == 0;
     value_columns(&ds->using[4], &T);
+    const char *st_env = getenv("PVOX_TEXT_STATE");
+    T.stateless = rows_stateless(ds, &T) && !(st_env && strcmp(st_env, "1") == 0);
     round_io R = {0};
     R.fd = -1;
     R.name = ds->name;

@@ -8,7 +8,9 @@ CHECK is one of
             rows outside the grid, text and NaN fields, radii crossing slab planes,
             `index`, `every`, `skip`: at 1, 2 and 3 ranks, 1 and 2 threads, chunks of
             4096 bytes (PVOX_TEXT_CHUNK: many rounds, cuts inside blank-line runs) and
-            the default (and once without the row reader's fast path, PVOX_TEXT_SLOW=1),
+            the default (and once each without the row reader's fast path,
+            PVOX_TEXT_SLOW=1, with the state composed for every file, PVOX_TEXT_STATE=1,
+            and with arbitrary shares of the rounds, PVOX_TEXT_SHARES=skew),
             every run must print the same text and log the same grid checksums (pvox -v)
             as one rank reading the broadcast rows (PVOX_TEXT_SPLIT=0).
   memory    a file whose rows the broadcast reader keeps (164 bytes a row) exceeds
@@ -120,13 +122,16 @@ def check_checksum(a, work):
                           (tag, ref[2], ref[3], got[2], got[3]))
                 else:
                     print("ok   %s" % tag)
-    # the row reader without its fast path (bare columns and constants)
-    got = canon(*run(a, work, 2, "fill.gp", {"PVOX_TEXT_CHUNK": "4096", "PVOX_TEXT_SLOW": "1"}))
-    if got != ref:
-        bad += 1
-        print("DIFF np=2 PVOX_TEXT_SLOW=1\n%s%s" % (got[2], got[3]))
-    else:
-        print("ok   np=2 chunk=4096 PVOX_TEXT_SLOW=1")
+    # the row reader without its fast path (bare columns and constants); the composed
+    # state where the rows do not need it; arbitrary shares of the rounds' bytes
+    for name, val, np in (("PVOX_TEXT_SLOW", "1", 2), ("PVOX_TEXT_STATE", "1", 3),
+                          ("PVOX_TEXT_SHARES", "skew", 3)):
+        got = canon(*run(a, work, np, "fill.gp", {"PVOX_TEXT_CHUNK": "4096", name: val}))
+        if got != ref:
+            bad += 1
+            print("DIFF np=%d %s=%s\n%s%s" % (np, name, val, got[2], got[3]))
+        else:
+            print("ok   np=%d chunk=4096 %s=%s" % (np, name, val))
     return 1 if bad else 0
 
 
