@@ -48,8 +48,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ROUND_BYTES (16LL << 20) /* bytes of a round over all ranks, by default */
-#define CHUNK_MAX (8LL << 20)
+#define ROUND_BYTES (4LL << 20) /* bytes of a round over all ranks, by default */
+#define CHUNK_MAX (2LL << 20)
 #define CHUNK_MIN (1LL << 20)
 #define NSUM 9                   /* int64 fields of a round summary: pv_data_text_sum + status */
 #define PV_BALANCE_MAX 4096     /* ranks the load balance serves (more: equal shares) */
