@@ -72,6 +72,23 @@ static void advise_huge(void *p, size_t n)
 #endif
 }
 
+void pv_mem_populate(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    const uintptr_t piece = (uintptr_t)64 << 20; /* a thread's share at a time */
+    uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095, e = (uintptr_t)p + n;
+    if (!p || n < piece) return;
+    const long npieces = (long)((e - a + piece - 1) / piece);
+#pragma omp parallel for schedule(static)
+    for (long k = 0; k < npieces; k++) {
+        uintptr_t s = a + (uintptr_t)k * piece, t = s + piece < e ? s + piece : e;
+        (void)madvise((void *)s, (size_t)(t - s), MADV_POPULATE_WRITE); /* EINVAL: old kernel */
+    }
+#else
+    (void)p, (void)n;
+#endif
+}
+
 static void account(pv_ctx *ctx, size_t more)
 {
     ctx->mem_current += more;

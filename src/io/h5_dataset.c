@@ -910,6 +910,8 @@ pv_status pv_h5_dataset_read(pv_ctx *ctx, pv_h5_dataset *d, int64_t z0, int64_t 
     size_t out_count = (size_t)(z1 - z0) * (size_t)pitch_x * (size_t)pitch_y;
     if (out_count)
         want_huge_pages(buf, out_count * osize);
+    if (out_count && direct)
+        pv_mem_populate(buf, out_count * osize); /* HDF5 reads into it: fault it first */
     if (!d->allocated || pitch_x != nx || pitch_y != ny || z1 > nz)
         set_all(buf, f64, out_count, 0, ctx->nthreads);
     if (!d->allocated) {
