@@ -251,8 +251,9 @@ size_t pv_progress_format(char *buf, size_t n, const pv_progress *p, int64_t don
  * pv_calloc checks count*size for overflow and returns zeroed memory. */
 void *pv_alloc(pv_ctx *ctx, size_t n);
 void *pv_calloc(pv_ctx *ctx, size_t count, size_t size);
-/* Map every page of [p, p+n) writable now, values unchanged, with the threads
- * (MADV_POPULATE_WRITE; nothing where the kernel lacks it). A fresh block's first touch
+/* Map every page of [p, p+n) writable now, values unchanged, with the threads (the
+ * calling thread alone inside a parallel region) (MADV_POPULATE_WRITE; nothing where the
+ * kernel lacks it). A fresh block's first touch
  * costs a fault and a page of zeros; taken inside a read(2) into the block those faults
  * are slow and one at a time, so readers that read files straight into a new slab
  * populate it first (at 1024^3: 0.25 s for 4 GiB here, against about 0.9 s of faults in

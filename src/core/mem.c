@@ -10,6 +10,7 @@
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
 #include "pvox/core.h"
 
+#include <omp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,11 @@ void pv_mem_populate(void *p, size_t n)
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
     const uintptr_t piece = (uintptr_t)64 << 20; /* a thread's share at a time */
     uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095, e = (uintptr_t)p + n;
-    if (!p || n < piece) return;
+    if (!p || n == 0) return;
+    if (n < piece || omp_in_parallel()) { /* this thread's part of a parallel read */
+        (void)madvise((void *)a, (size_t)(e - a), MADV_POPULATE_WRITE);
+        return;
+    }
     const long npieces = (long)((e - a + piece - 1) / piece);
 #pragma omp parallel for schedule(static)
     for (long k = 0; k < npieces; k++) {

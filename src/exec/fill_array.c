@@ -408,6 +408,33 @@ static pv_status fast_box(void *ud, const int64_t lo[3], const int64_t hi[3])
 #define FAST_CHUNK_BYTES (2u << 20) /* one thread's read: near its cache, long enough for
                                       the disk */
 
+/* Are n floats at p all +0 (bit pattern 0)? A slab nothing has written reads as the
+ * kernel's zero page, so this costs little there. */
+static bool all_zero(const float *p, size_t n)
+{
+    const uint32_t *u = (const uint32_t *)(const void *)p;
+    for (size_t a = 0; a < n; a += 1024) {
+        size_t b = a + 1024 < n ? a + 1024 : n;
+        uint32_t acc = 0;
+        for (size_t i = a; i < b; i++) acc |= u[i];
+        if (acc) return false;
+    }
+    return true;
+}
+
+/* The chunk's voxels when the chunk is n consecutive voxels of the slab, all zero, that
+ * take the file's float32 bytes as they are (direct: see fast_brick), else NULL. */
+static float *direct_target(const arr *A, pv_grid *g, int64_t lo0, int64_t f1a, int64_t f1b,
+                            int64_t f2, size_t n)
+{
+    int64_t s0, s1;
+    float *first = slab_row(A, g, lo0, f1a, f2, &s0);
+    float *last = slab_row(A, g, lo0, f1b - 1, f2, &s1);
+    if (s0 != 1 || last - first != (f1b - 1 - f1a) * g->n || !all_zero(first, n)) return NULL;
+    pv_mem_populate(first, n * sizeof *first); /* faults inside the read are slow */
+    return first;
+}
+
 /* A brick's region straight into the slab: the threads each read a run of rows (a few
  * hundred KiB, contiguous in the file when the rows span the fastest axis) into their own
  * buffer and add it, so the file's bytes cross memory once and the reads run in
@@ -433,6 +460,14 @@ static pv_status fast_brick(arr *A, pv_grid *g, fast_expr *X, const int64_t lo[3
     const int64_t chunk_bytes = (int64_t)((size_t)rpc * (size_t)w0 * es);
     if (advise)
         (void)posix_fadvise(b->fd, (off_t)base, (off_t)(2 * ahead * chunk_bytes), POSIX_FADV_WILLNEED);
+    /* Direct: float32 elements as the machine stores them, each file row a whole slab
+     * row, the value column 4 itself. A chunk whose voxels are all zero (a new or cleared
+     * grid) is read straight into the slab and each voxel becomes (float)(0.0 + value),
+     * which is the add's result (it turns -0 into +0 and quiets signalling NaNs): one
+     * copy of the bytes instead of a copy and an add. */
+    const bool direct = !X->vc && b->nf == 1 && b->type[0] == PV_BIN_FLOAT && !b->swap &&
+                        !b->middle && b->foff[0] == 0 && b->esize == 4 && whole &&
+                        lo[0] == 0 && w0 == g->n;
     int err = 0;          /* errno of the first failed read; -1: the file ended early */
     bool nomem = false;
 #pragma omp parallel
@@ -461,10 +496,14 @@ static pv_status fast_brick(arr *A, pv_grid *g, fast_expr *X, const int64_t lo[3
             int64_t f2 = lo[2] + p2;
             size_t len = (size_t)(p1b - p1a) * (size_t)w0 * es;
             int64_t off = b->skip + (int64_t)es * (((f2 * b->fn[1]) + lo[1] + p1a) * b->fn[0] + lo[0]);
+            float *dst = direct ? direct_target(A, g, lo[0], lo[1] + p1a, lo[1] + p1b, f2,
+                                                len / 4)
+                                : NULL;
+            unsigned char *to = dst ? (unsigned char *)dst : buf;
             size_t got = 0;
             int e = 0;
             while (got < len) {
-                ssize_t r = pread(b->fd, buf + got, len - got, (off_t)(off + (int64_t)got));
+                ssize_t r = pread(b->fd, to + got, len - got, (off_t)(off + (int64_t)got));
                 if (r < 0 && errno == EINTR) continue;
                 if (r <= 0) {
                     e = r < 0 ? errno : -1;
@@ -475,6 +514,11 @@ static pv_status fast_brick(arr *A, pv_grid *g, fast_expr *X, const int64_t lo[3
             if (e) {
 #pragma omp critical(pv_fill_array_err)
                 if (!err) err = e;
+                if (dst) memset(dst, 0, len); /* no partial grid: the voxels were zero */
+                continue;
+            }
+            if (dst) {
+                for (size_t i = 0; i < len / 4; i++) dst[i] = (float)(0.0 + (double)dst[i]);
                 continue;
             }
             for (int64_t p1 = p1a; p1 < p1b; p1++) {

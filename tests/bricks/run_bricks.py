@@ -13,6 +13,9 @@ CHECK is one of:
            radius > 0, value expressions of VoxelDistance and of two fields, vgfill, and
            scan orders / flips there: equal to the text rows path (checksums, counts,
            VoxelDistance).
+  direct   float32 bricks read straight into the slab's zero planes: special values
+           (-0, NaNs, infinities, denormals) end as the add gives them (equal to the same
+           numbers big-endian through the decoder), fresh grid, a touched plane, twice.
   errors   a truncated brick, a brick larger than its array, a missing file, an unknown
            type, a bad scan=, a 3D array in plot: the located message, the exit code (3
            for I/O, 1 for the script) on every rank, no hang.
@@ -382,6 +385,56 @@ ERRORS = [
 ]
 
 
+def check_direct(a, tmp):
+    """float32 bricks in the machine's byte order read straight into zero planes of the
+    slab (fill_array.c, fast_brick): special values (-0, signalling and quiet NaNs,
+    infinities, denormals) must end as the add gives them, as when the same numbers come
+    big-endian through the decoder; into a fresh grid, into one with a nonzero voxel
+    (its plane takes the add), and added a second time."""
+    n = 16
+    rng = np.random.default_rng(5)
+    bits = (rng.standard_normal((n, n, n)) * 50).astype("<f4").view("<u4")
+    special = [0x80000000, 0x7f800001, 0xff800123, 0x7fc00000, 0xffc00001, 0x7f800000,
+               0xff800000, 0x00000001, 0x80000001, 0x00000000]
+    flat = bits.reshape(-1)
+    for k, v in enumerate(special * 20):
+        flat[(k * 977) % flat.size] = v
+    bits.astype("<u4").tofile(os.path.join(tmp, "d_le.bin"))
+    bits.astype(">u4").tofile(os.path.join(tmp, "d_be.bin"))
+    spec = 'binary array=%dx%dx%d format="%%float32"' % (n, n, n)
+    lines = ["$pt << EOD\n3 5 9\nEOD\n"]
+    for tag, pre in (("fresh", ""), ("touched", "vfill $pt using 1:2:3:(0):(2.5)\n")):
+        for f, extra in (("d_le", ""), ("d_be", " endian=big")):
+            g = "$%s_%s" % (tag, f[2:])
+            lines.append(grid_cmds(g, (n, (0.0, 0.0, 0.0), (float(n - 1),) * 3)))
+            lines.append(pre)
+            lines.append('vfill "%s.bin" %s%s using 1:2:3:(0):4\n' % (f, spec, extra))
+            lines.append('vfill "%s.bin" %s%s using 1:2:3:(0):4\n' % (f, spec, extra))
+    script = os.path.join(tmp, "direct.gp")
+    with open(script, "w") as fh:
+        fh.write("".join(lines))
+    seen = None
+    for np_ in a.np:
+        for nt in a.threads:
+            p = run(a, script, tmp, np_, nt)
+            if p is None:
+                continue
+            sums = CHECKSUM.findall(p.stderr)
+            if len(sums) != 10:
+                fail("direct: %d checksums logged, expected 10 (np %d)" % (len(sums), np_))
+                continue
+            # logged in order: fresh le (once, twice), fresh be (once, twice), touched le
+            # (the point, once, twice), touched be (the same); le (direct) == be (decoder)
+            for i, j in ((0, 2), (1, 3), (5, 8), (6, 9)):
+                if sums[i][1] != sums[j][1]:
+                    fail("direct: %s %s != %s %s (np %d threads %d)" % (
+                        sums[i] + sums[j] + (np_, nt)))
+            if seen is None:
+                seen = sums
+            elif sums != seen:
+                fail("direct: checksums differ at np %d threads %d" % (np_, nt))
+
+
 def check_errors(a, tmp):
     for name, size, spec, rc, msg in ERRORS:
         if size is not None:
@@ -429,7 +482,7 @@ def main():
     ap.add_argument("--via-read", action="store_true",
                     help="read bricks stored x fastest through the pv_array_src interface "
                          "(PVOX_TEST_ARRAY_READ=1), the path HDF5 datasets take")
-    ap.add_argument("check", choices=["values", "general", "errors"])
+    ap.add_argument("check", choices=["values", "general", "direct", "errors"])
     a = ap.parse_args()
     if np is None:  # the suite's Python may lack numpy: Debian's has it
         for py in ["/usr/bin/python3", shutil.which("python3")]:
@@ -447,7 +500,7 @@ def main():
     a.np = [int(v) for v in a.np.split(",")]
     a.threads = [int(v) for v in a.threads.split(",")]
     with tempfile.TemporaryDirectory(prefix="pv-bricks-") as tmp:
-        {"values": check_values, "general": check_general, "errors": check_errors}[a.check](a, tmp)
+        {"values": check_values, "general": check_general, "direct": check_direct, "errors": check_errors}[a.check](a, tmp)
     if failures:
         print("%d failure(s)" % len(failures))
         return 1
