@@ -25,8 +25,9 @@
  * So each voxel adds its sources in file order at any rank count (ARCH-4, ARCH-8), and a
  * rank holds its slab plus one round's buffers whatever the file's size.
  *
- * "number of points input" counts each source once: the rank owning its centre plane
- * counts it (pv_fill_run_account; every piece is filled with PV_FILL_NO_COUNT). gnuplot's brick lines are printed by rank 0 from the
+ * "number of points input" counts each source once: the rank that parsed it counts it
+ * (pv_fill_run_account; every piece is filled with PV_FILL_NO_COUNT). gnuplot's brick
+ * lines are printed by rank 0 from the
  * first in-grid sources, gathered until one has a non-empty brick. Every failure (open,
  * read, a using expression, memory) is agreed within the round it happens in, so no rank
  * waits in a collective the others left; the lowest failing rank's message is the first
@@ -53,7 +54,7 @@
 #define CHUNK_MIN (1LL << 20)
 #define NSUM 9                   /* int64 fields of a round summary: pv_data_text_sum + status */
 #define PV_BALANCE_MAX 4096     /* ranks the load balance serves (more: equal shares) */
-#define REC_HEAD 6               /* record: local order, x, y, z, radius, count flag; then
+#define REC_HEAD 5               /* record: local order, x, y, z, radius; then
                                     $0 if the value reads it, then the kept columns */
 
 /* ---- which sources this reader takes ---------------------------------------------- */
@@ -154,6 +155,7 @@ typedef struct text_fill {
     int *dlo, *dhi;               /* first and last destination rank; dhi < dlo: none */
     size_t capdlo, capdhi;
     int64_t accepted;             /* accepted rows of this round (in or out of the grid) */
+    int64_t inside;               /* of them inside the grid (counted by this rank) */
     /* brick lines (until a source with a non-empty brick is seen anywhere) */
     bool bricks_done, brick_hit;
     pv_fill_source *pre;          /* in-grid sources up to the first non-empty brick */
@@ -190,6 +192,7 @@ static pv_status on_event(void *ud, pv_data_event ev, const pv_data_point *pt)
     const pv_grid *g = T->g;
     int64_t c[3];
     if (!pv_grid_index(g, pt->vals[0], pt->vals[1], pt->vals[2], c)) return PV_OK;
+    T->inside++;
     double r = pt->vals[3];
     if (!T->bricks_done && !T->brick_hit) {
         if (!PV_GROW(T->ctx, T->pre, T->cappre, T->npre + 1)) return PV_ENOMEM;
@@ -219,7 +222,6 @@ static pv_status on_event(void *ud, pv_data_event ev, const pv_data_point *pt)
     double *q = T->rec + T->nrec * (size_t)T->stride;
     q[0] = (double)local;
     q[1] = pt->vals[0], q[2] = pt->vals[1], q[3] = pt->vals[2], q[4] = r;
-    q[5] = own; /* the rank that counts it */
     const pv_row *row = pt->row;
     if (T->need_line) q[REC_HEAD] = row ? (double)row->line : 0.0;
     for (int k = 0; k < T->nkeep; k++) {
@@ -401,7 +403,7 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
                       MPI_DOUBLE, ctx->comm) != MPI_SUCCESS)
         return pv_err(ctx, PV_EMPI, "MPI_Alltoallv failed while reading '%s'", R->name);
     /* unpack in sender order: file order */
-    size_t i = 0, counted = 0;
+    size_t i = 0;
     for (int s = 0; s < P; s++) {
         bool self = s == ctx->rank;
         size_t m = self ? T->nrec : (size_t)R->rcount[s] / (size_t)w;
@@ -414,16 +416,17 @@ static pv_status exchange(text_fill *T, round_io *R, pv_fill_run *run, const int
             for (int c = 0; c < T->ncols; c++) cl[c] = (double)NAN;
             for (int c = 0; c < T->nkeep; c++) cl[T->keep[c] - 1] = q[T->kat + c];
             if (T->need_line) R->line[i] = (int64_t)q[REC_HEAD];
-            counted += (int)q[5] == ctx->rank;
             i++;
         }
     }
     R->pending = n; /* filled in the next round, while the other ranks parse */
-    if (counted == 0) return PV_OK;
-    /* "number of points input": the sources this rank counts (no voxel, no last update) */
+    if (T->inside == 0) return PV_OK;
+    /* "number of points input": the in-grid rows this rank parsed (no voxel, no last
+     * update) */
     pv_fill_local acc;
     pv_fill_local_init(&acc);
-    acc.points_used = (int64_t)counted;
+    acc.points_used = T->inside;
+    T->inside = 0;
     pv_fill_run_account(run, &acc, 0.0); /* counting only: no fill time */
     return PV_OK;
 }

@@ -50,18 +50,23 @@
 #define PV_INLINE inline
 #endif
 
+/* Node indices fit 32 bits (a grid of 2^31 nodes a side could not be allocated); the
+ * small record keeps a piece's bricks in cache (one per source). */
 typedef struct brick {
-    int64_t c[3];   /* centre node */
-    int64_t lo[3];  /* first node of the brick, clipped */
-    int64_t hi[3];  /* last node of the brick, clipped (hi < lo: empty) */
+    int32_t c[3];   /* centre node */
+    int32_t lo[3];  /* first node of the brick, clipped */
+    int32_t hi[3];  /* last node of the brick, clipped (hi < lo: empty) */
     bool used;      /* the point lies inside the grid */
 } brick;
 
 static void make_brick(const pv_grid *g, const pv_fill_source *s, bool grid_units, brick *b)
 {
-    b->used = pv_grid_index(g, s->x, s->y, s->z, b->c);
+    int64_t c[3];
+    b->used = pv_grid_index(g, s->x, s->y, s->z, c);
     if (!b->used)
         return;
+    for (int a = 0; a < 3; a++)
+        b->c[a] = (int32_t)c[a];
     for (int a = 0; a < 3; a++) {
         double hw = grid_units ? floor(s->radius) : floor(s->radius / g->delta[a]);
         /* Negative radius: empty brick (gnuplot modifies nothing, not even C). */
@@ -71,8 +76,8 @@ static void make_brick(const pv_grid *g, const pv_fill_source *s, bool grid_unit
             continue;
         }
         double lo = (double)b->c[a] - hw, hi = (double)b->c[a] + hw;
-        b->lo[a] = lo < 0 ? 0 : (int64_t)lo;
-        b->hi[a] = hi > (double)(g->n - 1) ? g->n - 1 : (int64_t)hi;
+        b->lo[a] = lo < 0 ? 0 : (int32_t)lo;
+        b->hi[a] = hi > (double)(g->n - 1) ? (int32_t)(g->n - 1) : (int32_t)hi;
     }
 }
 
