@@ -288,7 +288,10 @@ size_t pv_iso_cache_default(size_t grid_bytes);
  *     a->item[a->n++] = x;
  */
 bool pv_grow(pv_ctx *ctx, void *arrp, size_t *cap, size_t need, size_t elem);
-#define PV_GROW(ctx, arr, cap, need) pv_grow((ctx), &(arr), &(cap), (need), sizeof *(arr))
+/* The capacity test is inline: per-row appends do not pay a call (need is evaluated twice:
+ * no side effects in it). */
+#define PV_GROW(ctx, arr, cap, need)                                                          \
+    ((size_t)(need) <= (cap) || pv_grow((ctx), &(arr), &(cap), (need), sizeof *(arr)))
 
 /* A text built by appending, in tracked memory: s holds len bytes and a NUL (cap bytes
  * allocated; s is NULL until the first append). */

@@ -14,13 +14,20 @@
 #include <math.h>
 #include <string.h>
 
+/* isspace in the C locale pvox runs in (no setlocale), without the table call: these
+ * loops see every byte of a data file */
+static inline bool blank_byte(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 int pv_df_line_kind(const char *comments, const char *s, size_t n)
 {
     size_t i = 0;
     while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
     if (i < n && s[i] != '\0' && strchr(comments, s[i]) != NULL) return PV_DF_COMMENT;
     for (; i < n; i++)
-        if (!isspace((unsigned char)s[i])) return PV_DF_DATA;
+        if (!blank_byte(s[i])) return PV_DF_DATA;
     return PV_DF_BLANK;
 }
 
@@ -196,12 +203,12 @@ bool pv_df_fast_fields(const char *s, size_t n, int maxcol, const unsigned char 
                        unsigned char *bad, int *nfields)
 {
     const char *p = s, *e = s + n;
-    while (p < e && isspace((unsigned char)*p)) p++;
+    while (p < e && blank_byte(*p)) p++;
     int k = 0;
     while (p < e && k < maxcol) {
         if (*p == '"') return false; /* a quoted field: the tokeniser's rules */
         const char *f = p;
-        while (p < e && !isspace((unsigned char)*p)) {
+        while (p < e && !blank_byte(*p)) {
             if (*p == '\0') return false; /* the tokeniser's copy ends there */
             p++;
         }
@@ -213,7 +220,7 @@ bool pv_df_fast_fields(const char *s, size_t n, int maxcol, const unsigned char 
         }
         k++;
         if (p < e) p++;
-        while (p < e && isspace((unsigned char)*p)) p++;
+        while (p < e && blank_byte(*p)) p++;
     }
     *nfields = k;
     return true;
