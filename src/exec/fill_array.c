@@ -352,12 +352,19 @@ static float *slab_row(const arr *A, pv_grid *g, int64_t lo0, int64_t f1, int64_
     return g->data + pv_grid_local_index(g, e[0], e[1], e[2]);
 }
 
+/* Elements of one float32 field, stored as this machine stores floats: the bytes are the
+ * values. */
+static bool native_float32(const brick *b)
+{
+    return b->nf == 1 && b->type[0] == PV_BIN_FLOAT && !b->swap && !b->middle &&
+           b->foff[0] == 0 && b->esize == 4;
+}
+
 /* One row of a brick's raw elements into the slab: voxel = (float)(voxel + value). */
 static void add_raw_row(const brick *b, const unsigned char *r, int64_t w0, float *row,
                         int64_t step)
 {
-    if (b->type[0] == PV_BIN_FLOAT && !b->swap && !b->middle && b->foff[0] == 0 &&
-        b->esize == 4 && step == 1) {
+    if (native_float32(b) && step == 1) {
         for (int64_t p0 = 0; p0 < w0; p0++) {
             float v;
             memcpy(&v, r + 4 * p0, 4);
@@ -478,9 +485,7 @@ static pv_status fast_brick(arr *A, pv_grid *g, fast_expr *X, const int64_t lo[3
      * grid) is read straight into the slab and each voxel becomes (float)(0.0 + value),
      * which is the add's result (it turns -0 into +0 and quiets signalling NaNs): one
      * copy of the bytes instead of a copy and an add. */
-    const bool direct = !X->vc && b->nf == 1 && b->type[0] == PV_BIN_FLOAT && !b->swap &&
-                        !b->middle && b->foff[0] == 0 && b->esize == 4 && whole &&
-                        lo[0] == 0 && w0 == g->n;
+    const bool direct = !X->vc && native_float32(b) && whole && lo[0] == 0 && w0 == g->n;
     int err = 0;          /* errno of the first failed read; -1: the file ended early */
     bool nomem = false;
 #pragma omp parallel

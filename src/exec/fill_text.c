@@ -484,23 +484,23 @@ static pv_status report_bricks(text_fill *T, round_io *R, const int64_t *npre,
  * others wait. The shares are set so that parse plus the last round's fill take the same
  * time on every rank, half way from the current shares (the timings are noisy). every
  * rank computes the same shares from the same gathered numbers; the rows and the grid
- * do not depend on them (the reader's state is exact at any byte). tm: P x 3 int64:
- * parse nanoseconds, bytes parsed, fill nanoseconds. */
-static void rebalance(double *share, int P, const int64_t *tm)
+ * do not depend on them (the reader's state is exact at any byte). tm: per rank, `stride`
+ * int64 apart: parse nanoseconds, bytes parsed, fill nanoseconds. */
+static void rebalance(double *share, int P, const int64_t *tm, int stride)
 {
-    double rsum = 0, fsum = 0, bytes = 0;
-    for (int s = 0; s < P; s++) {
-        if (tm[3 * s] <= 0 || tm[3 * s + 1] <= 0) return; /* no measure yet */
-        double rate = (double)tm[3 * s] / (double)tm[3 * s + 1]; /* ns a byte */
-        rsum += 1.0 / rate;
-        fsum += (double)tm[3 * s + 2] / rate;
-        bytes += (double)tm[3 * s + 1];
-    }
-    double t = (bytes + fsum) / rsum, total = 0, want[PV_BALANCE_MAX];
     if (P > PV_BALANCE_MAX) return;
+    double rsum = 0, fsum = 0, bytes = 0, rate[PV_BALANCE_MAX], want[PV_BALANCE_MAX];
     for (int s = 0; s < P; s++) {
-        double rate = (double)tm[3 * s] / (double)tm[3 * s + 1];
-        want[s] = (t - (double)tm[3 * s + 2]) / rate / bytes;
+        const int64_t *m = tm + (size_t)s * (size_t)stride;
+        if (m[0] <= 0 || m[1] <= 0) return; /* no measure yet */
+        rate[s] = (double)m[0] / (double)m[1]; /* ns a byte */
+        rsum += 1.0 / rate[s];
+        fsum += (double)m[2] / rate[s];
+        bytes += (double)m[1];
+    }
+    double t = (bytes + fsum) / rsum, total = 0;
+    for (int s = 0; s < P; s++) {
+        want[s] = (t - (double)tm[(size_t)s * (size_t)stride + 2]) / rate[s] / bytes;
         if (want[s] < 0.1 / P) want[s] = 0.1 / P; /* every rank keeps some bytes */
         total += want[s];
     }
@@ -640,14 +640,16 @@ static void read_rounds(text_fill *T, round_io *R, pv_fill_run *run, pv_data_tex
             T->st = pv_data_text_feed(txt, &mine, R->buf, R->len);
         double t2 = MPI_Wtime();
         T->secs[1] += t2 - t1;
+        const int64_t parse_ns = (int64_t)((t2 - t1) * 1e9);
         /* the last round's rows: a sorted file sends them all to one slab, whose owner fills
          * them now, with a smaller share of this round to parse (rebalance) */
         if (T->st == PV_OK) T->st = fill_pending(T, R, run);
         else R->pending = 0;
         t2 = MPI_Wtime();
-        /* accepted rows and brick lines of every rank, with the statuses and timings */
-        int64_t v[7] = {T->accepted, (int64_t)T->npre, T->brick_hit, T->st,
-                        (int64_t)((t2 - t1) * 1e9) - T->fill_ns, (int64_t)R->len, T->fill_ns};
+        /* accepted rows and brick lines of every rank, with the statuses and the timings
+         * (parse, its bytes, fill) rebalance reads */
+        int64_t v[7] = {T->accepted, (int64_t)T->npre, T->brick_hit, T->st, parse_ns,
+                        (int64_t)R->len, T->fill_ns};
         if ((st = gather(T, R, v, 7)) != PV_OK) {
             T->st = st;
             return;
@@ -662,13 +664,10 @@ static void read_rounds(text_fill *T, round_io *R, pv_fill_run *run, pv_data_tex
             npre[s] = a[1];
             hit[s] = a[2];
             bad = bad || a[3] != PV_OK;
-            R->tab[3 * P + 3 * s] = a[4];
-            R->tab[3 * P + 3 * s + 1] = a[5];
-            R->tab[3 * P + 3 * s + 2] = a[6];
         }
         if (bad) return;
         if (P > 1 && T->skew) skew_shares(R->share, P, T->rounds);
-        else if (P > 1) rebalance(R->share, P, R->tab + 3 * P);
+        else if (P > 1) rebalance(R->share, P, R->all + 4, 7);
         order_base = base;
         if (!T->bricks_done && !ctx->opt.quiet && report_bricks(T, R, npre, hit) != PV_OK) return;
         if (ctx->opt.quiet) T->bricks_done = true;
@@ -708,7 +707,7 @@ pv_status pv_fill_text_run(pv_interp *I, pv_cursor *c, pv_grid *g, pv_data_spec 
             R.size = (int64_t)sb.st_size;
     }
     R.scount = malloc(4 * (size_t)ctx->nranks * sizeof *R.scount);
-    R.tab = malloc(6 * (size_t)ctx->nranks * sizeof *R.tab);
+    R.tab = malloc(3 * (size_t)ctx->nranks * sizeof *R.tab);
     R.share = malloc((size_t)ctx->nranks * sizeof *R.share);
     for (int s = 0; R.share && s < ctx->nranks; s++) R.share[s] = 1.0 / ctx->nranks;
     R.all = malloc(NSUM * (size_t)ctx->nranks * sizeof *R.all);

@@ -126,6 +126,19 @@ def run(a, script, cwd, np_, nt, expect_rc=0):
     return p
 
 
+def script_runs(a, tmp, name, lines):
+    """Write lines as tmp/name and run it at every --np and --threads; yields (np, threads,
+    process) for each run that exited as expected (run() reports the others)."""
+    script = os.path.join(tmp, name)
+    with open(script, "w") as f:
+        f.write("".join(lines))
+    for np_ in a.np:
+        for nt in a.threads:
+            p = run(a, script, tmp, np_, nt)
+            if p is not None:
+                yield np_, nt, p
+
+
 def check_runs(a, tmp, cases, samples):
     """Write every case's brick and text, run one script at every rank/thread count."""
     lines = []
@@ -138,48 +151,41 @@ def check_runs(a, tmp, cases, samples):
         lines.append(grid_cmds("$t_" + c.name, c.grid))
         lines.append('%s "%s.txt" using %s\n' % (c.cmd, c.name, c.text_using))
         lines.append('print "%s text VoxelDistance ", VoxelDistance\n' % c.name)
-    script = os.path.join(tmp, "job.gp")
-    with open(script, "w") as f:
-        f.write("".join(lines))
     ref = None
-    for np_ in a.np:
-        for nt in a.threads:
-            p = run(a, script, tmp, np_, nt)
-            if p is None:
-                continue
-            sums = dict(CHECKSUM.findall(p.stderr))
-            for c in cases:
-                b, t = sums.get("$b_" + c.name), sums.get("$t_" + c.name)
-                if b is None or t is None:
-                    fail("%s: no checksum logged (np %d)" % (c.name, np_))
-                elif b != t:
-                    fail("%s: brick grid %s != text rows grid %s (np %d threads %d)" %
-                         (c.name, b, t, np_, nt))
-            for c in cases:
-                fast = ("vfill of %s.bin: the array's elements are the grid's voxels" % c.name) in p.stderr
-                if fast != c.fast:
-                    fail("%s: the %s path ran, expected the %s path" % (
-                        c.name, "fast" if fast else "general", "fast" if c.fast else "general"))
-            text = p.stdout + LOG_LINE.sub("", p.stderr)
-            # the brick's and the text's reports must agree (counts, VoxelDistance)
-            reports = re.findall(r"vfill from (\S+) :\n((?:\t.*\n)*)", text) + \
-                re.findall(r"vgfill from (\S+) :\n((?:\t.*\n)*)", text)
-            rep = {}
-            for src, body in reports:
-                rep[src] = body
-            for c in cases:
-                if rep.get(c.name + ".bin") != rep.get(c.name + ".txt"):
-                    fail("%s: reports differ:\n%s---\n%s" % (c.name, rep.get(c.name + ".bin"),
-                                                            rep.get(c.name + ".txt")))
-                vb = re.search(r"^%s brick VoxelDistance (.*)$" % c.name, text, re.M)
-                vt = re.search(r"^%s text VoxelDistance (.*)$" % c.name, text, re.M)
-                if not vb or not vt or vb.group(1) != vt.group(1):
-                    fail("%s: VoxelDistance after the fill differs: %s / %s" % (c.name, vb and vb.group(1), vt and vt.group(1)))
-            if ref is None:
-                ref = (sums, text)
-            elif (sums, text) != ref:
-                fail("np %d threads %d: output or checksums differ from np %d threads %d" %
-                     (np_, nt, a.np[0], a.threads[0]))
+    for np_, nt, p in script_runs(a, tmp, "job.gp", lines):
+        sums = dict(CHECKSUM.findall(p.stderr))
+        for c in cases:
+            b, t = sums.get("$b_" + c.name), sums.get("$t_" + c.name)
+            if b is None or t is None:
+                fail("%s: no checksum logged (np %d)" % (c.name, np_))
+            elif b != t:
+                fail("%s: brick grid %s != text rows grid %s (np %d threads %d)" %
+                     (c.name, b, t, np_, nt))
+        for c in cases:
+            fast = ("vfill of %s.bin: the array's elements are the grid's voxels" % c.name) in p.stderr
+            if fast != c.fast:
+                fail("%s: the %s path ran, expected the %s path" % (
+                    c.name, "fast" if fast else "general", "fast" if c.fast else "general"))
+        text = p.stdout + LOG_LINE.sub("", p.stderr)
+        # the brick's and the text's reports must agree (counts, VoxelDistance)
+        reports = re.findall(r"vfill from (\S+) :\n((?:\t.*\n)*)", text) + \
+            re.findall(r"vgfill from (\S+) :\n((?:\t.*\n)*)", text)
+        rep = {}
+        for src, body in reports:
+            rep[src] = body
+        for c in cases:
+            if rep.get(c.name + ".bin") != rep.get(c.name + ".txt"):
+                fail("%s: reports differ:\n%s---\n%s" % (c.name, rep.get(c.name + ".bin"),
+                                                        rep.get(c.name + ".txt")))
+            vb = re.search(r"^%s brick VoxelDistance (.*)$" % c.name, text, re.M)
+            vt = re.search(r"^%s text VoxelDistance (.*)$" % c.name, text, re.M)
+            if not vb or not vt or vb.group(1) != vt.group(1):
+                fail("%s: VoxelDistance after the fill differs: %s / %s" % (c.name, vb and vb.group(1), vt and vt.group(1)))
+        if ref is None:
+            ref = (sums, text)
+        elif (sums, text) != ref:
+            fail("np %d threads %d: output or checksums differ from np %d threads %d" %
+                 (np_, nt, a.np[0], a.threads[0]))
     return ref
 
 
@@ -410,29 +416,22 @@ def check_direct(a, tmp):
             lines.append(pre)
             lines.append('vfill "%s.bin" %s%s using 1:2:3:(0):4\n' % (f, spec, extra))
             lines.append('vfill "%s.bin" %s%s using 1:2:3:(0):4\n' % (f, spec, extra))
-    script = os.path.join(tmp, "direct.gp")
-    with open(script, "w") as fh:
-        fh.write("".join(lines))
     seen = None
-    for np_ in a.np:
-        for nt in a.threads:
-            p = run(a, script, tmp, np_, nt)
-            if p is None:
-                continue
-            sums = CHECKSUM.findall(p.stderr)
-            if len(sums) != 10:
-                fail("direct: %d checksums logged, expected 10 (np %d)" % (len(sums), np_))
-                continue
-            # logged in order: fresh le (once, twice), fresh be (once, twice), touched le
-            # (the point, once, twice), touched be (the same); le (direct) == be (decoder)
-            for i, j in ((0, 2), (1, 3), (5, 8), (6, 9)):
-                if sums[i][1] != sums[j][1]:
-                    fail("direct: %s %s != %s %s (np %d threads %d)" % (
-                        sums[i] + sums[j] + (np_, nt)))
-            if seen is None:
-                seen = sums
-            elif sums != seen:
-                fail("direct: checksums differ at np %d threads %d" % (np_, nt))
+    for np_, nt, p in script_runs(a, tmp, "direct.gp", lines):
+        sums = CHECKSUM.findall(p.stderr)
+        if len(sums) != 10:
+            fail("direct: %d checksums logged, expected 10 (np %d)" % (len(sums), np_))
+            continue
+        # logged in order: fresh le (once, twice), fresh be (once, twice), touched le
+        # (the point, once, twice), touched be (the same); le (direct) == be (decoder)
+        for i, j in ((0, 2), (1, 3), (5, 8), (6, 9)):
+            if sums[i][1] != sums[j][1]:
+                fail("direct: %s %s != %s %s (np %d threads %d)" % (
+                    sums[i] + sums[j] + (np_, nt)))
+        if seen is None:
+            seen = sums
+        elif sums != seen:
+            fail("direct: checksums differ at np %d threads %d" % (np_, nt))
 
 
 def check_errors(a, tmp):
